@@ -1,0 +1,40 @@
+# The whole set-up is `make run` (index built, service up) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export RAGAS_DO_NOT_TRACK := true
+
+.PHONY: setup run index test bench validate clean
+
+# Idempotent: re-installs only when pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+validate: setup
+	$(PY) -m ingest validate
+
+index: setup
+	$(PY) -m ingest build
+
+run: index
+	$(PY) -m service --host $(HOST) --port $(PORT)
+
+test: setup
+	$(PY) -m pytest
+
+bench: setup
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf data reports .pytest_cache

@@ -1,0 +1,1 @@
+"""`make bench`: build and service benchmarks on this machine (medians and percentiles, with baselines)."""

@@ -1,0 +1,152 @@
+"""`python -m benchmarks`: index build speed, /v1/ask latency (sequential and concurrent), service RSS.
+
+Everything runs against the real corpus in a scratch data directory, through a real `python -m service`
+process over HTTP. Each latency figure is reported beside a baseline measured in the same run: the bare
+retrieval primitive (embed the question + one hybrid Qdrant query), so the cost the pipeline adds is visible.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTIONS = [
+    ("How big is the KV cache per token for Llama 3.1 8B?", "kv-cache"),
+    ("Why is decode memory-bandwidth bound?", "llm-inference-economics"),
+    ("What did Mooncake achieve for Kimi?", "mooncake"),
+    ("How does PagedAttention reduce memory waste?", "paged-attention"),
+    ("What is iteration-level scheduling?", "continuous-batching"),
+    ("Why does tensor parallelism stay inside one node?", "parallelism-strategies"),
+    ("How does ring all-reduce work?", "nccl-collectives"),
+    ("What does ZeRO stage 3 shard?", "zero-vs-fsdp"),
+    ("What is GPUDirect Storage?", "gpudirect"),
+    ("How do prefill and decode differ?", "prefill-decode-disaggregation"),
+    ("What is a fused softmax kernel?", "triton-kernels"),
+    ("How fast is NVLink compared with InfiniBand?", "interconnects"),
+    ("Who won the 1998 football world cup?", None),
+    ("What are the ten steps of a training run?", "training-at-scale"),
+    ("How does WEKA differ from VAST?", "vast-weka-netapp"),
+    ("What is the roofline model?", None),
+]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def row(name: str, values_ms: list[float], baseline_ms: list[float] | None = None) -> str:
+    p50, p95 = statistics.median(values_ms), pct(values_ms, 0.95)
+    text = f"{name:<38} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   n={len(values_ms)}"
+    if baseline_ms:
+        text += f"   ×{p50 / statistics.median(baseline_ms):.2f} of baseline p50"
+    return text
+
+
+def bench_build(env: dict) -> None:
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "ingest", "build", "--quiet"], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    cold = time.perf_counter() - start
+    summary = out.stdout.strip().splitlines()[-1]
+    chunks = int(summary.split(" chunks")[0].rsplit(" ", 1)[-1])
+    noop = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "ingest", "build", "--quiet"], cwd=ROOT, env=env, capture_output=True, check=True)
+        noop.append(time.perf_counter() - start)
+    print(f"cold build                             {cold:7.1f} s    {chunks} chunks, {chunks / cold:.1f} chunks/s ({summary})")
+    print(f"no-op rebuild (process, median of 3)   {statistics.median(noop):7.2f} s")
+
+
+def bench_baseline(env: dict, n: int) -> list[float]:
+    """The bare primitive: embed + one hybrid query, in-process, no HTTP and no composition."""
+    os.environ.update(env)
+    from ingest.embedding import Embedder
+    from ingest.search import Searcher
+    from ingest.settings import IndexSettings
+    from ingest.store import open_store
+
+    settings = IndexSettings()
+    searcher = Searcher(open_store(settings), Embedder(settings.embedding_model))
+    searcher.search(searcher.query("warm-up"))
+    times = []
+    for i in range(n):
+        start = time.perf_counter()
+        searcher.search(searcher.query(QUESTIONS[i % len(QUESTIONS)][0]))
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def bench_service(env: dict, n: int, concurrency: int, baseline: list[float]) -> None:
+    port = 18000 + os.getpid() % 1000
+    proc = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    if client.get("/readyz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise SystemExit("the service did not become ready")
+                time.sleep(0.2)
+
+            def ask(i: int) -> float:
+                question, article = QUESTIONS[i % len(QUESTIONS)]
+                start = time.perf_counter()
+                response = client.post("/v1/ask", json={"question": question, "article": article})
+                response.raise_for_status()
+                return (time.perf_counter() - start) * 1000
+
+            for i in range(20):  # warm-up
+                ask(i)
+            sequential = [ask(i) for i in range(n)]
+            with ThreadPoolExecutor(concurrency) as pool:
+                start = time.perf_counter()
+                concurrent = list(pool.map(ask, range(n)))
+                wall = time.perf_counter() - start
+        print(row("baseline: embed + 1 hybrid query", baseline))
+        print(row("/v1/ask sequential (HTTP)", sequential, baseline))
+        print(row(f"/v1/ask concurrency {concurrency} (HTTP)", concurrent, baseline) + f"   {n / wall:.1f} req/s")
+        print(f"service RSS after warm-up              {rss_mb(proc.pid):7.0f} MB")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument("-n", type=int, default=200, help="requests per latency run")
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {**os.environ, "DATA_DIR": scratch, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        env.pop("QDRANT_URL", None)
+        print(f"# benchmarks on {os.cpu_count()} cores, corpus {env.get('CORPUS_DIR', ROOT / 'corpus')}")
+        bench_build(env)
+        baseline = bench_baseline(env, args.n)
+        bench_service(env, args.n, args.concurrency, baseline)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Owns the index: load and validate the corpus, chunk it, embed it, write it to Qdrant, and search it."""

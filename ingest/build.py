@@ -1,0 +1,131 @@
+"""`python -m ingest build`: corpus → chunks → vectors → a new index release, promoted only when sound.
+
+The new release is written beside the live one; `LIVE` (or the server alias) moves to it only after it
+finished and passed a sanity check, so a failed or killed build never touches what is being served.
+Unchanged chunks (same embedded text, same model) reuse their vectors from the live release.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+
+from tqdm import tqdm
+
+from .chunking import Chunk, chunk_corpus
+from .embedding import Embedder, sparse_document
+from .store import IndexReader, IndexStore, StoreError, open_store
+from .validate import Problem, validate
+
+SCHEMA_VERSION = 1
+_BATCH = 64
+
+
+class BuildError(Exception):
+    def __init__(self, message: str, problems: list[Problem] | None = None):
+        super().__init__(message)
+        self.problems = problems or []
+
+
+@dataclass
+class BuildReport:
+    release_id: str | None
+    documents: int
+    chunks: int
+    reembedded: int
+    seconds: float
+    promoted: bool
+    up_to_date: bool = False
+
+    def summary(self) -> str:
+        if self.up_to_date:
+            return (f"index is up to date (release {self.release_id}): {self.documents} documents, "
+                    f"{self.chunks} chunks, 0 re-embedded, {self.seconds:.1f} s")
+        state = "promoted" if self.promoted else "built (not promoted)"
+        return (f"release {self.release_id} {state}: {self.documents} documents, {self.chunks} chunks, "
+                f"{self.reembedded} re-embedded, {self.seconds:.1f} s")
+
+
+def new_release_id() -> str:
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+
+
+def fingerprint(chunks: list[Chunk], model_id: str) -> str:
+    """Everything a release stores, hashed: equal fingerprints mean a rebuild would change nothing."""
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}|{model_id}".encode())
+    for chunk in chunks:
+        digest.update(json.dumps(chunk.payload(), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def build(settings, promote: bool = True, progress: bool = True, store: IndexStore | None = None) -> BuildReport:
+    started = time.perf_counter()
+    corpus, problems = validate(settings.corpus_dir)
+    errors = [p for p in problems if p.severity == "error"]
+    if corpus is None or errors:
+        raise BuildError(f"the corpus has {len(errors)} error(s); fix them (see `python -m ingest validate`)", errors)
+    embedder = Embedder(settings.embedding_model)
+    chunks = chunk_corpus(corpus, embedder)
+    if not chunks:
+        raise BuildError("the corpus produced no chunks")
+    print_fp = fingerprint(chunks, embedder.model_id)
+    store = store or open_store(settings)
+    live = _open_live(store)
+    if promote and live is not None and live.manifest.get("fingerprint") == print_fp:
+        return BuildReport(live.manifest.get("release_id"), len(corpus.documents), len(chunks), 0,
+                           time.perf_counter() - started, promoted=False, up_to_date=True)
+    reusable = live.vectors_by_hash(embedder.model_id) if live is not None else {}
+    release_id = new_release_id()
+    writer = store.new_release(release_id, embedder.dimension)
+    try:
+        reembedded = _write_chunks(writer, chunks, reusable, embedder, progress)
+        manifest = {
+            "release_id": release_id, "schema_version": SCHEMA_VERSION, "model_id": embedder.model_id,
+            "fingerprint": print_fp, "documents": len(corpus.documents), "chunks": len(chunks),
+            "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        }
+        reader = writer.finish(manifest)
+        _sanity_check(reader, chunks, embedder)
+    except BaseException:
+        writer.abort()
+        raise
+    if promote:
+        store.promote(release_id)
+        store.prune(settings.keep_releases)
+    return BuildReport(release_id, len(corpus.documents), len(chunks), reembedded,
+                       time.perf_counter() - started, promoted=promote)
+
+
+def _open_live(store) -> IndexReader | None:
+    try:
+        return store.open() if store.live_release() else None
+    except StoreError:
+        return None  # a broken live release is rebuilt from scratch rather than reused
+
+
+def _write_chunks(writer, chunks: list[Chunk], reusable: dict, embedder: Embedder, progress: bool) -> int:
+    fresh = [c for c in chunks if c.content_hash not in reusable]
+    bar = tqdm(total=len(fresh), desc="embedding", unit="chunk", disable=not progress or not fresh)
+    vectors = dict(reusable)
+    for start in range(0, len(fresh), _BATCH):
+        batch = fresh[start : start + _BATCH]
+        for chunk, vector in zip(batch, embedder.encode([c.embed_text for c in batch])):
+            vectors[chunk.content_hash] = vector.tolist()
+        bar.update(len(batch))
+    bar.close()
+    for start in range(0, len(chunks), 256):
+        batch = chunks[start : start + 256]
+        writer.write([(c.payload(), vectors[c.content_hash], sparse_document(c.embed_text)) for c in batch])
+    return len(fresh)
+
+
+def _sanity_check(reader: IndexReader, chunks: list[Chunk], embedder: Embedder) -> None:
+    """The release holds every chunk, and a probe query finds a known passage at the top."""
+    if reader.count() != len(chunks):
+        raise BuildError(f"sanity check failed: the release holds {reader.count()} points, expected {len(chunks)}")
+    probe = chunks[len(chunks) // 2]
+    hits = reader.search(embedder.encode_query(probe.embed_text), sparse_document(probe.text), None, limit=3, mode="dense")
+    if not hits or hits[0].payload.get("content_hash") != probe.content_hash:
+        raise BuildError("sanity check failed: a probe query did not find its own passage")

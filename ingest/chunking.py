@@ -1,0 +1,92 @@
+"""Section-first chunking: each `##` section is split into passages that fit the embedding window.
+
+Sizes are counted in word pieces of the embedding model's own tokenizer, because all-MiniLM-L6-v2
+reads at most 256 of them and silently drops the rest: a chunk sized in characters could lose its end.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+
+from llama_index.core.node_parser import SentenceSplitter
+
+from .corpus import Corpus, Document
+from .embedding import Embedder
+
+_SAFETY_TOKENS = 8  # the splitter re-joins pieces with separators; leave room for that
+# The section where the ask widget lives tells readers what to ask; it answers nothing itself.
+_NOT_INDEXED = {"ask-about-this-article"}
+
+
+@dataclass
+class Chunk:
+    doc_id: str
+    kind: str
+    title: str
+    section: str
+    anchor: str
+    url: str
+    text: str
+    position: int
+    content_hash: str  # of the embedded text: equal hash + equal model ⇒ the vector can be reused
+
+    @property
+    def heading_path(self) -> str:
+        return f"{self.title} › {self.section}" if self.section else self.title
+
+    @property
+    def embed_text(self) -> str:
+        """What the dense model reads: the heading path first, so a passage knows where it lives."""
+        return f"{self.heading_path}\n{self.text}"
+
+    def payload(self) -> dict:
+        return asdict(self)
+
+
+def chunk_corpus(corpus: Corpus, embedder: Embedder) -> list[Chunk]:
+    chunker = _Chunker(embedder, corpus)
+    return [chunk for doc in corpus.documents for chunk in chunker.chunk_document(doc)]
+
+
+class _Chunker:
+    def __init__(self, embedder: Embedder, corpus: Corpus):
+        self.embedder = embedder
+        self.corpus = corpus
+        self.tokenize = lambda text: embedder.tokenizer.encode(text, add_special_tokens=False)
+
+    def _splitter(self, budget: int) -> SentenceSplitter:
+        overlap = min(24, budget // 4)
+        return SentenceSplitter(chunk_size=budget, chunk_overlap=overlap, tokenizer=self.tokenize)
+
+    def chunk_document(self, doc: Document) -> list[Chunk]:
+        chunks: list[Chunk] = []
+        for section in doc.sections:
+            if not section.text.strip() or section.anchor in _NOT_INDEXED:
+                continue
+            probe = Chunk(doc.id, doc.kind, doc.title, section.heading, section.anchor, "", "", 0, "")
+            budget = self.embedder.max_tokens - self.embedder.count_tokens(probe.embed_text) - _SAFETY_TOKENS
+            for text in self._split(section.text, budget):
+                chunk = Chunk(
+                    doc_id=doc.id,
+                    kind=doc.kind,
+                    title=doc.title,
+                    section=section.heading,
+                    anchor=section.anchor,
+                    url=self.corpus.url(doc, section.anchor),
+                    text=text,
+                    position=len(chunks),
+                    content_hash="",
+                )
+                chunk.content_hash = hashlib.sha256(chunk.embed_text.encode()).hexdigest()
+                chunks.append(chunk)
+        return chunks
+
+    def _split(self, text: str, budget: int) -> list[str]:
+        """Split, then re-split any piece that still overflows the window with a smaller budget."""
+        pieces = []
+        for piece in self._splitter(max(budget, 32)).split_text(text):
+            if len(self.tokenize(piece)) > budget and budget > 48:
+                pieces += self._split(piece, budget - 16)
+            else:
+                pieces.append(piece)
+        return pieces

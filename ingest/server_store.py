@@ -1,0 +1,153 @@
+"""The index on a Qdrant server or cluster through qdrant-client (`QDRANT_URL`).
+
+One collection per release (`<alias>-<release>`), and the alias `<alias>` names the live one; the
+alias is switched in a single `update_collection_aliases` call, so readers never see a half-built index.
+The release manifest lives in the collection's metadata.
+"""
+from __future__ import annotations
+
+import numpy as np
+from qdrant_client import QdrantClient, models
+
+from .store import DENSE, MODES, RRF_K, SPARSE, Hit, Scope, StoreError, _PREFETCH, dense_scores, point_id
+
+_SHARDS_ENV = "QDRANT_SHARDS"
+_REPLICAS_ENV = "QDRANT_REPLICATION_FACTOR"
+
+
+def _sparse(vector) -> models.SparseVector:
+    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
+
+
+class ServerStore:
+    def __init__(self, url: str, alias: str, api_key: str | None = None, client: QdrantClient | None = None):
+        self.alias = alias
+        if client is not None:
+            self.client = client
+        elif url == ":memory:":
+            self.client = QdrantClient(":memory:")
+        else:
+            self.client = QdrantClient(url=url, api_key=api_key, timeout=10)
+
+    def _collection(self, release_id: str) -> str:
+        return f"{self.alias}-{release_id}"
+
+    def live_release(self) -> str | None:
+        for alias in self.client.get_aliases().aliases:
+            if alias.alias_name == self.alias:
+                return alias.collection_name.removeprefix(f"{self.alias}-")
+        return None
+
+    def open(self, release: str | None = None) -> "ServerReader":
+        release = release or self.live_release()
+        if not release:
+            raise StoreError(f"no index release is live in Qdrant (alias '{self.alias}'): run `python -m ingest build`")
+        return ServerReader(self.client, self._collection(release))
+
+    def new_release(self, release_id: str, dimension: int) -> "ServerWriter":
+        import os
+
+        name = self._collection(release_id)
+        self.client.create_collection(
+            name,
+            vectors_config={DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            shard_number=int(os.environ.get(_SHARDS_ENV, "1")),
+            replication_factor=int(os.environ.get(_REPLICAS_ENV, "1")),
+        )
+        for field in ("doc_id", "kind"):
+            self.client.create_payload_index(name, field, models.PayloadSchemaType.KEYWORD)
+        return ServerWriter(self.client, name)
+
+    def promote(self, release_id: str) -> None:
+        name = self._collection(release_id)
+        if not (self.client.get_collection(name).config.metadata or {}).get("complete"):
+            raise StoreError(f"release {release_id} is not complete; refusing to promote it")
+        ops: list = [models.CreateAliasOperation(create_alias=models.CreateAlias(collection_name=name, alias_name=self.alias))]
+        if self.live_release():
+            ops.insert(0, models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=self.alias)))
+        self.client.update_collection_aliases(change_aliases_operations=ops)
+
+    def releases(self) -> list[str]:
+        prefix = f"{self.alias}-"
+        return sorted(c.name.removeprefix(prefix) for c in self.client.get_collections().collections if c.name.startswith(prefix))
+
+    def prune(self, keep: int) -> list[str]:
+        live = self.live_release()
+        complete = [r for r in self.releases()
+                    if (self.client.get_collection(self._collection(r)).config.metadata or {}).get("complete")]
+        doomed = [r for r in self.releases() if r not in complete[-keep:] and r != live]
+        for release in doomed:
+            self.client.delete_collection(self._collection(release))
+        return doomed
+
+
+class ServerWriter:
+    def __init__(self, client: QdrantClient, name: str):
+        self.client, self.name = client, name
+
+    def write(self, points) -> None:
+        self.client.upsert(self.name, points=[
+            models.PointStruct(id=point_id(p), vector={DENSE: dense, SPARSE: _sparse(sparse)}, payload=p)
+            for p, dense, sparse in points
+        ])
+
+    def finish(self, manifest: dict) -> "ServerReader":
+        self.client.update_collection(self.name, metadata={**manifest, "complete": True})
+        return ServerReader(self.client, self.name)
+
+    def abort(self) -> None:
+        self.client.delete_collection(self.name)
+
+
+def _server_filter(scope: Scope | None) -> models.Filter | None:
+    if not scope:
+        return None
+    return models.Filter(should=[
+        models.Filter(must=[models.FieldCondition(key="kind", match=models.MatchValue(value=kind)),
+                            models.FieldCondition(key="doc_id", match=models.MatchAny(any=ids))])
+        for kind, ids in scope.items() if ids
+    ])
+
+
+class ServerReader:
+    def __init__(self, client: QdrantClient, name: str):
+        self.client, self.name = client, name
+        try:
+            self.manifest = dict(client.get_collection(name).config.metadata or {})
+        except Exception as exc:
+            raise StoreError(f"Qdrant collection {name} cannot be read: {exc}") from exc
+
+    def search(self, dense: np.ndarray, sparse, scope: Scope | None = None, limit=10, mode="hybrid") -> list[Hit]:
+        assert mode in MODES
+        flt = _server_filter(scope)
+        dense_q, sparse_q = dense.tolist(), _sparse(sparse)
+        common = dict(limit=limit, with_payload=True, with_vectors=[DENSE], query_filter=flt)
+        if mode == "hybrid":
+            result = self.client.query_points(
+                self.name,
+                prefetch=[models.Prefetch(query=dense_q, using=DENSE, limit=_PREFETCH, filter=flt),
+                          models.Prefetch(query=sparse_q, using=SPARSE, limit=_PREFETCH, filter=flt)],
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), **common)
+        else:
+            result = self.client.query_points(self.name, query=dense_q if mode == "dense" else sparse_q,
+                                              using=DENSE if mode == "dense" else SPARSE, **common)
+        points = result.points
+        cosines = dense_scores(dense, (p.vector[DENSE] for p in points))
+        return [Hit(dict(p.payload), float(p.score), c) for p, c in zip(points, cosines)]
+
+    def count(self) -> int:
+        return self.client.count(self.name, exact=True).count
+
+    def vectors_by_hash(self, model_id: str) -> dict[str, list[float]]:
+        if self.manifest.get("model_id") != model_id:
+            return {}
+        out, offset = {}, None
+        while True:
+            records, offset = self.client.scroll(self.name, limit=256, offset=offset, with_payload=["content_hash"], with_vectors=[DENSE])
+            out.update({r.payload["content_hash"]: list(r.vector[DENSE]) for r in records})
+            if offset is None:
+                return out
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,22 @@
+"""`python -m service [--host H] [--port P]`: serve the API with uvicorn."""
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+from .app import create_app
+from .settings import Settings
+
+
+def main(argv: list[str] | None = None) -> None:
+    settings = Settings()
+    parser = argparse.ArgumentParser(prog="python -m service", description="Serve the ask-about-this-article API.")
+    parser.add_argument("--host", default=settings.host)
+    parser.add_argument("--port", type=int, default=settings.port)
+    args = parser.parse_args(argv)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""The FastAPI application: thin routes over the Assistant, loaded once at start-up."""
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
+from fastapi.middleware.cors import CORSMiddleware
+
+from ingest.embedding import Embedder
+from ingest.search import Searcher
+from ingest.store import IndexStore, StoreError, open_store
+
+from . import errors
+from .assistant import Assistant
+from .catalogue import Catalogue
+from .errors import ApiError
+from .schemas import AskRequest, AskResponse, ErrorResponse
+from .settings import Settings
+
+log = logging.getLogger("service")
+_ERRORS = {code: {"model": ErrorResponse} for code in (400, 404, 422, 503)}
+
+
+def create_app(settings: Settings | None = None, store: IndexStore | None = None) -> FastAPI:
+    """`store` overrides the one the settings name (tests share an in-memory Qdrant this way)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        # Load the model and the index once, not per request; warm the model so the first reader isn't slow.
+        embedder = Embedder(settings.embedding_model)
+        embedder.encode_query("warm-up")
+        searcher = Searcher(store or open_store(settings), embedder, settings.release_check_s)
+        try:
+            searcher.reader
+        except StoreError as exc:
+            log.warning("starting without an index: %s", exc)
+        app.state.assistant = Assistant(settings, searcher, Catalogue.load(settings.corpus_dir))
+        yield
+
+    app = FastAPI(title="Ask about this article", version="0.1.0", lifespan=lifespan,
+                  description="Cited answers from the site's own text; numeric answers from deterministic calculators.")
+    errors.install(app)
+    if settings.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+                           allow_headers=["content-type", "authorization", "x-api-key"])
+
+    def assistant() -> Assistant:
+        return app.state.assistant
+
+    @app.post("/v1/ask", response_model=AskResponse, responses=_ERRORS, summary="Answer a question about an article")
+    async def ask(request: AskRequest) -> AskResponse:
+        return await run_in_threadpool(assistant().ask, request)
+
+    @app.get("/v1/articles", summary="The articles that can be asked about")
+    async def articles() -> dict:
+        return {"articles": [a.listing() for a in assistant().catalogue.articles.values()]}
+
+    @app.get("/v1/articles/{article_id}", responses=_ERRORS, summary="One article with its sections")
+    async def article(article_id: str) -> dict:
+        info = assistant().catalogue.articles.get(article_id)
+        if info is None:
+            raise ApiError(404, "unknown_article", f"there is no article with id '{article_id}'")
+        return info.detail()
+
+    @app.get("/healthz", summary="Liveness")
+    async def healthz() -> dict:
+        return {"status": "ok"}
+
+    @app.get("/readyz", responses=_ERRORS, summary="Readiness: an index release is loaded")
+    async def readyz() -> dict:
+        searcher = assistant().searcher
+        reader = await run_in_threadpool(lambda: searcher.reader)
+        return {"status": "ready", "release": reader.manifest.get("release_id"), "chunks": reader.manifest.get("chunks")}
+
+    return app

@@ -1,0 +1,70 @@
+"""What can be asked about: the articles and their sections, and which pages each article links to."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingest.corpus import Corpus, load_corpus
+from ingest.store import Scope
+
+
+@dataclass(frozen=True)
+class SectionRef:
+    heading: str
+    anchor: str
+    url: str
+
+
+@dataclass(frozen=True)
+class ArticleInfo:
+    id: str
+    title: str
+    summary: str
+    url: str
+    tags: tuple[str, ...]
+    sections: tuple[SectionRef, ...]
+    concepts: tuple[str, ...]
+    sources: tuple[str, ...]
+
+    def listing(self) -> dict:
+        return {"id": self.id, "title": self.title, "summary": self.summary, "url": self.url, "tags": list(self.tags)}
+
+    def detail(self) -> dict:
+        return {
+            **self.listing(),
+            "sections": [{"heading": s.heading, "anchor": s.anchor, "url": s.url} for s in self.sections],
+            "concepts": list(self.concepts),
+            "sources": list(self.sources),
+        }
+
+
+class Catalogue:
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.articles: dict[str, ArticleInfo] = {}
+        for doc in corpus.of_kind("article"):
+            self.articles[doc.id] = ArticleInfo(
+                id=doc.id,
+                title=doc.title,
+                summary=str(doc.meta.get("summary", "")),
+                url=corpus.url(doc),
+                tags=tuple(doc.links("tags")),
+                sections=tuple(SectionRef(s.heading, s.anchor, corpus.url(doc, s.anchor)) for s in doc.sections if s.heading),
+                concepts=tuple(doc.links("concepts")),
+                sources=tuple(doc.links("sources")),
+            )
+
+    @classmethod
+    def load(cls, corpus_dir: Path) -> "Catalogue":
+        return cls(load_corpus(corpus_dir))
+
+    def linked(self, article_id: str) -> Scope:
+        """The second retrieval tier: the concept and source pages an article links to (that exist)."""
+        article = self.articles[article_id]
+        return {
+            "concept": sorted(set(article.concepts) & self.corpus.ids("concept")),
+            "source": sorted(set(article.sources) & self.corpus.ids("source")),
+        }
+
+    def texts(self) -> list[str]:
+        return [s.text for d in self.corpus.documents for s in d.sections]

@@ -1,0 +1,136 @@
+"""Extractive answers: choose the sentences of the retrieved passages that best answer the question.
+
+Sentences are scored by how much of the question's vocabulary they cover (terms weighted by their
+rarity in the corpus, stemmed with Qdrant's own BM25 tokenizer) plus how well their passage matched.
+Near-duplicates are skipped, chosen sentences keep their source order, and each carries an `[n]`
+marker whose citation snippet contains that very sentence.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ingest.embedding import sparse_query
+from ingest.store import Hit
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_MD_MARK = re.compile(r"[*_`]{1,3}")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_MIN_WORDS, _MAX_WORDS = 5, 70
+
+
+@dataclass
+class Citation:
+    n: int
+    doc_id: str
+    kind: str
+    title: str
+    section: str
+    anchor: str
+    url: str
+    snippet: str
+
+
+@dataclass
+class _Candidate:
+    text: str
+    terms: frozenset[int]
+    hit_rank: int
+    position: int
+    score: float = 0.0
+
+
+def clean(text: str) -> str:
+    return _MD_MARK.sub("", _MD_LINK.sub(r"\1", text)).strip()
+
+
+def sentences(markdown: str) -> list[str]:
+    """Prose sentences of a passage; code blocks, tables and headings are not answer material."""
+    out, in_fence, paragraph = [], False, []
+
+    def flush():
+        if paragraph:
+            out.extend(s.strip() for s in _SENTENCE_END.split(clean(" ".join(paragraph))) if s.strip())
+            paragraph.clear()
+
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            flush()
+            continue
+        if in_fence or stripped.startswith(("|", "#")) or not stripped:
+            flush()
+            continue
+        if _LIST_MARK.match(line):
+            flush()
+            stripped = _LIST_MARK.sub("", line).strip()
+        paragraph.append(stripped)
+    flush()
+    return [s for s in out if _MIN_WORDS <= len(s.split()) <= _MAX_WORDS]
+
+
+def terms(text: str) -> frozenset[int]:
+    return frozenset(sparse_query(text).indices)
+
+
+class TermWeights:
+    """Inverse document frequency of stemmed terms over the corpus sections."""
+
+    def __init__(self, texts: list[str]):
+        df = Counter(t for text in texts for t in terms(text))
+        self.n = max(len(texts), 1)
+        self.idf = {t: math.log(1 + self.n / c) for t, c in df.items()}
+
+    def weight(self, term: int) -> float:
+        return self.idf.get(term, math.log(1 + self.n))
+
+
+class ExtractiveComposer:
+    def __init__(self, weights: TermWeights, max_sentences: int = 3):
+        self.weights = weights
+        self.max_sentences = max_sentences
+
+    def compose(self, question: str, hits: list[Hit]) -> tuple[str, list[Citation]]:
+        chosen = self._choose(terms(question), hits)
+        citations: list[Citation] = []
+        numbers: dict[int, int] = {}
+        quoted: dict[int, list[str]] = {}
+        parts = []
+        for cand in sorted(chosen, key=lambda c: (c.hit_rank, c.position)):
+            if cand.hit_rank not in numbers:
+                numbers[cand.hit_rank] = len(numbers) + 1
+                quoted[cand.hit_rank] = []
+            quoted[cand.hit_rank].append(cand.text)
+            parts.append(f"{cand.text} [{numbers[cand.hit_rank]}]")
+        for rank, n in numbers.items():
+            p = hits[rank].payload
+            citations.append(Citation(n, p["doc_id"], p["kind"], p["title"], p["section"], p["anchor"], p["url"],
+                                      " … ".join(quoted[rank])))
+        return " ".join(parts), citations
+
+    def _choose(self, question_terms: frozenset[int], hits: list[Hit]) -> list[_Candidate]:
+        total = sum(self.weights.weight(t) for t in question_terms) or 1.0
+        candidates = []
+        for rank, hit in enumerate(hits):
+            for position, text in enumerate(sentences(hit.payload["text"])):
+                cand = _Candidate(text, terms(text), rank, position)
+                coverage = sum(self.weights.weight(t) for t in question_terms & cand.terms) / total
+                cand.score = coverage + 0.5 * hit.dense_score - 0.02 * rank
+                candidates.append(cand)
+        candidates.sort(key=lambda c: c.score, reverse=True)
+        chosen: list[_Candidate] = []
+        for cand in candidates:
+            if len(chosen) == self.max_sentences or (chosen and cand.score < 0.6 * chosen[0].score):
+                break
+            if any(_similar(cand.terms, c.terms) for c in chosen):
+                continue
+            chosen.append(cand)
+        return chosen
+
+
+def _similar(a: frozenset[int], b: frozenset[int]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) > 0.6

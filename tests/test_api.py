@@ -1,0 +1,103 @@
+"""The HTTP API as a client sees it, over a real socket (uvicorn) and in-process (TestClient)."""
+from __future__ import annotations
+
+import pytest
+
+
+def test_a_question_about_a_section_is_answered_with_a_citation_to_that_section(http):
+    response = http.post("/v1/ask", json={"question": "How big is the KV cache per token for Llama 3.1 8B?",
+                                          "article": "kv-cache"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["route"] == "retrieval" and body["scope"] == "article" and body["generator"] == "extractive"
+    assert "131,072 bytes" in body["answer"] and "[1]" in body["answer"]
+    first = body["citations"][0]
+    assert first["n"] == 1
+    assert first["url"] == "https://learn.ai-infra.example/articles/kv-cache#sizing-the-cache"
+    assert first["section"] == "Sizing the cache"
+    assert set(body["timings_ms"]) >= {"route", "retrieve", "compose", "total"}
+
+
+def test_every_marker_resolves_and_every_snippet_contains_its_sentence(http):
+    body = http.post("/v1/ask", json={"question": "Why is decode limited by memory bandwidth on an H100?",
+                                      "article": "kv-cache"}).json()
+    numbers = {c["n"] for c in body["citations"]}
+    import re
+    for sentence, n in re.findall(r"(.+?) \[(\d+)\]\s*", body["answer"]):
+        assert int(n) in numbers
+        snippet = next(c["snippet"] for c in body["citations"] if c["n"] == int(n))
+        assert sentence.strip() in snippet
+
+
+def test_off_topic_question_gets_no_answer_with_closest_sections(http):
+    body = http.post("/v1/ask", json={"question": "Who won the football world cup in 1998?"}).json()
+    assert body["route"] == "no_answer" and body["scope"] is None and body["citations"] == []
+    assert "won't guess" in body["answer"]
+    assert body["suggestions"] and body["suggestions"][0]["url"].startswith("https://learn.ai-infra.example/")
+
+
+def test_the_pastry_called_mooncake_is_not_the_serving_system(http):
+    body = http.post("/v1/ask", json={"question": "How do I bake a lotus seed mooncake with salted egg yolks?",
+                                      "article": "mooncake"}).json()
+    assert body["route"] == "no_answer"
+
+
+def test_a_question_the_article_misses_is_answered_from_a_linked_concept(http):
+    body = http.post("/v1/ask", json={"question": "How does prefix caching hash cache blocks so requests can share them?",
+                                      "article": "kv-cache"}).json()
+    assert body["route"] == "retrieval" and body["scope"] == "site"
+    assert body["citations"][0]["doc_id"] == "prefix-caching-and-kv-reuse"
+
+
+@pytest.mark.parametrize("payload, status, fragment", [
+    ({"question": ""}, 422, "question: the question is empty"),
+    ({"question": "   "}, 422, "question: the question is empty"),
+    ({"question": "x" * 2001}, 422, "the limit is 2000"),
+    ({}, 422, "question: Field required"),
+    ({"question": 42}, 422, "question"),
+    ({"question": "What is Mooncake?", "article": "no-such-article"}, 404, "'no-such-article'"),
+    ({"question": "What is Mooncake?", "article": "Bad Id!"}, 422, "article"),
+    ({"question": "What is Mooncake?", "history": [{"role": "wizard", "content": "hi"}]}, 422, "history.0.role"),
+])
+def test_bad_input_gets_a_specific_error_never_a_500(http, payload, status, fragment):
+    response = http.post("/v1/ask", json=payload)
+    assert response.status_code == status
+    error = response.json()["error"]
+    assert fragment in error["message"] and error["code"]
+
+
+def test_malformed_json_is_a_400(http):
+    response = http.post("/v1/ask", content=b'{"question": "unterminated', headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed_json"
+
+
+def test_articles_listing_and_detail(http):
+    listing = http.get("/v1/articles").json()["articles"]
+    assert {a["id"] for a in listing} == {"mooncake", "kv-cache"}
+    detail = http.get("/v1/articles/mooncake").json()
+    assert detail["sections"][0] == {"heading": "The same words, over and over", "anchor": "the-same-words-over-and-over",
+                                     "url": "https://learn.ai-infra.example/articles/mooncake#the-same-words-over-and-over"}
+    assert "mooncake-2024" in detail["sources"]
+    missing = http.get("/v1/articles/nope")
+    assert missing.status_code == 404 and "'nope'" in missing.json()["error"]["message"]
+
+
+def test_health_and_readiness(http, client):
+    assert http.get("/healthz").json() == {"status": "ok"}
+    ready = client.get("/readyz").json()
+    assert ready["status"] == "ready" and ready["chunks"] > 0 and ready["release"]
+
+
+def test_readiness_is_503_when_no_index_has_been_built(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from conftest import make_settings
+    from service.app import create_app
+
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and ready.headers["retry-after"]
+        assert "ingest build" in ready.json()["error"]["message"]
+        ask = client.post("/v1/ask", json={"question": "What is the KV cache?"})
+        assert ask.status_code == 503

@@ -1,0 +1,119 @@
+"""Index releases: incremental rebuilds, atomic promotion, pruning, and builds that fail or die."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from conftest import copy_corpus, make_settings
+from ingest.build import BuildError, build
+from ingest.server_store import ServerStore
+from ingest.store import EdgeStore
+from service.app import create_app
+
+ROOT = Path(__file__).parent.parent
+
+
+def ask(client: TestClient, question: str, article: str | None = None) -> dict:
+    response = client.post("/v1/ask", json={"question": question, "article": article})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_rebuild_without_changes_reembeds_nothing_and_one_change_reembeds_only_its_chunks(tmp_path):
+    corpus = copy_corpus(tmp_path)
+    settings = make_settings(tmp_path, corpus)
+    first = build(settings, progress=False)
+    assert first.promoted and first.reembedded == first.chunks
+
+    again = build(settings, progress=False)
+    assert again.up_to_date and again.reembedded == 0
+    assert again.release_id == first.release_id
+
+    concept = corpus / "concepts" / "inference-and-serving" / "the-kv-cache.md"
+    concept.write_text(concept.read_text().replace("one new row per layer.", "one new row per layer, per head."))
+    changed = build(settings, progress=False)
+    assert changed.release_id != first.release_id
+    assert 1 <= changed.reembedded <= 2  # the concept page has two short sections; only the edited one changes
+    assert changed.chunks == first.chunks
+
+
+def test_old_releases_are_pruned_but_the_live_one_is_kept(tmp_path):
+    corpus = copy_corpus(tmp_path)
+    settings = make_settings(tmp_path, corpus, keep_releases=2)
+    page = corpus / "concepts" / "napkin-math-and-capacity" / "kv-cache-sizing.md"
+    releases = []
+    for i in range(4):
+        page.write_text(page.read_text() + f"\nRevision {i} of this page rounds every figure to three digits.\n")
+        releases.append(build(settings, progress=False).release_id)
+    store = EdgeStore(settings.data_dir / "index")
+    assert store.releases() == releases[-2:]
+    assert store.live_release() == releases[-1]
+
+
+def test_a_corpus_with_errors_never_touches_the_live_index(tmp_path):
+    corpus = copy_corpus(tmp_path)
+    settings = make_settings(tmp_path, corpus)
+    live = build(settings, progress=False).release_id
+    article = corpus / "articles" / "mooncake.md"
+    article.write_text(article.read_text().replace("sources: [mooncake-2024,", "sources: [missing-2099,"))
+    with pytest.raises(BuildError) as failure:
+        build(settings, progress=False)
+    assert any("missing-2099" in p.message for p in failure.value.problems)
+    assert EdgeStore(settings.data_dir / "index").live_release() == live
+
+
+def test_a_build_killed_midway_leaves_the_service_answering_from_the_old_index(tmp_path):
+    corpus = copy_corpus(tmp_path)
+    settings = make_settings(tmp_path, corpus)
+    old = build(settings, progress=False).release_id
+    # enough new text that the next build is still embedding when it is killed
+    filler = "\n".join(f"Paragraph {i}: the decode step streams weights and cache from HBM once per token.\n"
+                       for i in range(600))
+    (corpus / "articles" / "kv-cache.md").write_text((corpus / "articles" / "kv-cache.md").read_text() + "\n## Appendix\n\n" + filler)
+    env = {**os.environ, "CORPUS_DIR": str(corpus), "DATA_DIR": str(settings.data_dir), "QDRANT_URL": ""}
+    env.pop("QDRANT_URL")
+    proc = subprocess.Popen([sys.executable, "-m", "ingest", "build", "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    releases = settings.data_dir / "index" / "releases"
+    deadline = time.monotonic() + 120
+    while len(list(releases.iterdir())) < 2:  # the new release directory exists: the build is writing
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+    store = EdgeStore(settings.data_dir / "index")
+    assert store.live_release() == old
+    with TestClient(create_app(settings)) as client:
+        body = ask(client, "How big is the KV cache per token for Llama 3.1 8B?", "kv-cache")
+        assert body["route"] == "retrieval"
+        assert client.get("/readyz").json()["release"] == old
+    # the next build succeeds and cleans up the half-written release
+    report = build(settings, progress=False)
+    assert report.promoted and store.live_release() == report.release_id
+    assert all((releases / r / "manifest.json").exists() for r in store.releases())
+
+
+def test_server_backend_builds_promotes_by_alias_and_rebuilds_incrementally(tmp_path):
+    store = ServerStore(":memory:", "chunks")
+    corpus = copy_corpus(tmp_path)
+    settings = make_settings(tmp_path, corpus)
+    first = build(settings, progress=False, store=store)
+    assert store.live_release() == first.release_id
+    assert build(settings, progress=False, store=store).up_to_date
+    page = corpus / "concepts" / "napkin-math-and-capacity" / "kv-cache-sizing.md"
+    page.write_text(page.read_text().replace("Sixteen users", "Sixteen concurrent users"))
+    second = build(settings, progress=False, store=store)
+    assert second.reembedded == 1 and store.live_release() == second.release_id
+    with TestClient(create_app(settings, store=store)) as client:
+        body = ask(client, "How much KV cache do sixteen users with 8,192-token contexts need on Llama 3.1 70B?")
+        assert body["route"] == "retrieval"
+        assert body["citations"][0]["url"].endswith("/concepts/kv-cache-sizing#a-worked-example")
