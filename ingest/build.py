@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import time
 from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from .chunking import Chunk, chunk_corpus
+from .chunking import CHUNKER_VERSION, Chunk, chunk_corpus
+from .corpus import Corpus
 from .embedding import Embedder, sparse_document
 from .store import IndexReader, IndexStore, StoreError, open_store
 from .validate import Problem, validate
@@ -52,11 +52,14 @@ def new_release_id() -> str:
     return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
 
 
-def fingerprint(chunks: list[Chunk], model_id: str) -> str:
-    """Everything a release stores, hashed: equal fingerprints mean a rebuild would change nothing."""
-    digest = hashlib.sha256(f"{SCHEMA_VERSION}|{model_id}".encode())
-    for chunk in chunks:
-        digest.update(json.dumps(chunk.payload(), sort_keys=True).encode())
+def input_fingerprint(corpus: Corpus, model_id: str) -> str:
+    """Everything a release is built from, hashed: an equal fingerprint means a rebuild would change nothing.
+
+    Checked before chunking, so a no-op rebuild costs one read of the corpus files and nothing more.
+    """
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}|{CHUNKER_VERSION}|{model_id}|{corpus.base_url}".encode())
+    for doc in corpus.documents:
+        digest.update(f"{doc.path.relative_to(corpus.root)}|{doc.content_hash}".encode())
     return digest.hexdigest()
 
 
@@ -67,15 +70,15 @@ def build(settings, promote: bool = True, progress: bool = True, store: IndexSto
     if corpus is None or errors:
         raise BuildError(f"the corpus has {len(errors)} error(s); fix them (see `python -m ingest validate`)", errors)
     embedder = Embedder(settings.embedding_model)
+    fingerprint = input_fingerprint(corpus, embedder.model_id)
+    store = store or open_store(settings)
+    live = _open_live(store)
+    if promote and live is not None and live.manifest.get("fingerprint") == fingerprint:
+        return BuildReport(live.manifest.get("release_id"), len(corpus.documents), live.manifest.get("chunks", 0), 0,
+                           time.perf_counter() - started, promoted=False, up_to_date=True)
     chunks = chunk_corpus(corpus, embedder)
     if not chunks:
         raise BuildError("the corpus produced no chunks")
-    print_fp = fingerprint(chunks, embedder.model_id)
-    store = store or open_store(settings)
-    live = _open_live(store)
-    if promote and live is not None and live.manifest.get("fingerprint") == print_fp:
-        return BuildReport(live.manifest.get("release_id"), len(corpus.documents), len(chunks), 0,
-                           time.perf_counter() - started, promoted=False, up_to_date=True)
     reusable = live.vectors_by_hash(embedder.model_id) if live is not None else {}
     release_id = new_release_id()
     writer = store.new_release(release_id, embedder.dimension)
@@ -83,7 +86,7 @@ def build(settings, promote: bool = True, progress: bool = True, store: IndexSto
         reembedded = _write_chunks(writer, chunks, reusable, embedder, progress)
         manifest = {
             "release_id": release_id, "schema_version": SCHEMA_VERSION, "model_id": embedder.model_id,
-            "fingerprint": print_fp, "documents": len(corpus.documents), "chunks": len(chunks),
+            "fingerprint": fingerprint, "documents": len(corpus.documents), "chunks": len(chunks),
             "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         }
         reader = writer.finish(manifest)

@@ -16,6 +16,8 @@ from .embedding import Embedder
 _SAFETY_TOKENS = 8  # the splitter re-joins pieces with separators; leave room for that
 # The section where the ask widget lives tells readers what to ask; it answers nothing itself.
 _NOT_INDEXED = {"ask-about-this-article"}
+# Bump when chunking changes in a way that changes chunks: it is part of the build's input fingerprint.
+CHUNKER_VERSION = 1
 
 
 @dataclass
@@ -52,7 +54,7 @@ class _Chunker:
     def __init__(self, embedder: Embedder, corpus: Corpus):
         self.embedder = embedder
         self.corpus = corpus
-        self.tokenize = lambda text: embedder.tokenizer.encode(text, add_special_tokens=False)
+        self.tokenize = lambda text: embedder.tokenizer.encode(text, add_special_tokens=False).ids
 
     def _splitter(self, budget: int) -> SentenceSplitter:
         overlap = min(24, budget // 4)

@@ -45,9 +45,19 @@ class Embedder:
 
     @cached_property
     def tokenizer(self):
-        from transformers import AutoTokenizer
+        """The model's own word-piece tokenizer (the fast `tokenizers` one: no torch import, no truncation)."""
+        from tokenizers import Tokenizer
 
-        return AutoTokenizer.from_pretrained(self.model_name, local_files_only=True)
+        local = Path(self.model_name) / "tokenizer.json"
+        if local.exists():
+            tokenizer = Tokenizer.from_file(str(local))
+        else:
+            from transformers import AutoTokenizer
+
+            tokenizer = AutoTokenizer.from_pretrained(self.model_name, local_files_only=True).backend_tokenizer
+        tokenizer.no_truncation()  # the shipped tokenizer.json truncates at 128: we must see the real length
+        tokenizer.no_padding()
+        return tokenizer
 
     @cached_property
     def max_tokens(self) -> int:
@@ -63,7 +73,7 @@ class Embedder:
 
     def count_tokens(self, text: str) -> int:
         """Word pieces including [CLS] and [SEP], exactly what the model reads."""
-        return len(self.tokenizer(text, add_special_tokens=True)["input_ids"])
+        return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
 
     def encode(self, texts: list[str], progress: bool = False) -> np.ndarray:
         return self.model.encode(
