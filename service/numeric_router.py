@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from calculators import INPUT_MODELS, validate
 from calculators import precision as prec
-from calculators.registry import closest_models, gpus, links, models, name_key
+from calculators.registry import closest_gpus, closest_models, gpus, links, models, name_key
 from calculators.units import BANDWIDTH_RE, parse_bandwidth, parse_size
 
 
@@ -52,13 +52,14 @@ _COUNT = rf"({_NUM}|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))})"
 
 # --- what kind of question --------------------------------------------------------------------
 _NUMERIC_CUE = _re(
-    r"\b(how much|how many|how long|how fast|how big|how large|how quickly|calculate|compute|"
+    r"\b(how much|how many|how long|how fast|how big|how large|how quick(?:ly)?|calculate|compute|"
     r"estimate|size|sizes|sized|fits?|fitting|tokens?/s|tok/s|tokens per second|throughput|"
-    r"time to|takes?|gpu[\s\-]?hours|flops|ridge point|busbw|algbw|bus bandwidth|need|needed|"
-    r"required|requires?|vram|footprint|per token|step time|latency|how quick|memory for|"
-    r"memory of|memory usage|memory does|convert|speed|number of gpus|how big)\b"
+    r"time to|takes?|gpu[\s\-]?hours|flops|ridge point|need|needed|required|requires?|vram|"
+    r"footprint|per token|per gpu|step time|latency|convert|speed|number of gpus|"
+    r"memory(?![\s\-]bound)|gb|bytes|enough|can (?:i|we|you) (?:run|serve|host|load|fit))\b"
 )
-_EXPLAIN_VERB = _re(r"\b(explain|why|how does|how do|describe|walk me through|what does .* mean|intuition)\b")
+_EXPLAIN_VERB = _re(r"\b(explain|why|how does|how do|describe|walk me through|what does (?:the|a|an)|"
+                    r"what does .* mean|intuition|difference between)\b")
 _WHAT_IS_AND = _re(r"\bwhat (?:is|are)\b.*\band\b")
 _FOLLOWUP = _re(r"^\s*(and|what about|how about|now|same|with|in|for|at|using|on|but|ok|okay|then|"
                 r"if|instead|also)\b")
@@ -70,6 +71,7 @@ _TRAIN_COMPUTE_WORDS = _re(r"\b(gpu[\s\-]?hours|flops|how long|compute budget|mf
                            r"wall[\s\-]?clock|time to train)\b")
 _TRAIN_MEMORY_WORDS = _re(r"\b(memory|vram|zero|fsdp|optimi[sz]er state|adam|fit|gb|per gpu)\b")
 _DECODE_WORDS = _re(r"(tokens?/s|tok/s|tokens per second|\bdecod(?:e|ing)\b|\bgeneration speed\b|"
+                    r"\b(?:compute|memory|bandwidth)[\s\-]bound\b|"
                     r"\bthroughput\b|\bhow fast\b|\btpot\b|\binter-token\b|\btime per token\b|"
                     r"\bper-token latency\b|\bstep time\b|\bgenerate\b)")
 _KV_WORDS = _re(r"\bkv(?:[\s\-]?cache)?\b|\bkey[\s\-]value cache\b")
@@ -91,8 +93,9 @@ _FAMILY = _re(
 )
 _SIZE_ONLY = _re(rf"({_NUM})\s*(b|billion|t|trillion|m|million)[\s\-]*(?:param(?:eter)?s?|"
                  r"(?:dense\s+|moe\s+)?(?:model|llm|network|transformer))\b")
-_TOKENS = _re(rf"({_NUM})\s*(t|b|m|trillion|billion|million)\s+tokens\b")
+_TOKENS = _re(rf"({_NUM})\s*(t|b|trillion|billion)\s+tokens\b")
 _SIZE = _re(rf"({_NUM})\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes)(?![a-z/])")
+_CONTEXT_BEFORE = _re(rf"(?<![\w.])({_NUM})(\s*k\b)?[\s\-]*(?:tokens?[\s\-]+(?:of\s+)?)?(?:context|ctx)\b")
 _CONTEXT_K = _re(rf"(?<![\w.])({_NUM})\s*k\b(?:[\s\-]*(?:tokens?|context|ctx))?")
 _CONTEXT_WORDS = _re(rf"\b(?:context|ctx|sequence length|seq(?:uence)?[\s\-]?len(?:gth)?|prompts? of|"
                      rf"prompt length)\s*(?:length|window|size)?\s*(?:of|=|:|is)?\s*({_NUM})(\s*k\b)?")
@@ -126,19 +129,22 @@ _PRIMARY_HINTS = (
     (_re(r"\bhow many (?:gpus|h100s?|h200s?|a100s?|b200s?|mi300xs?|accelerators|devices|cards)\b|"
          r"\bminimum (?:number of )?gpus\b|\bnumber of gpus\b"), {"memory": "min_gpus", "decode": "min_gpus",
                                                                  "training": "gpus_needed"}),
-    (_re(r"\b(?:free|left over|headroom|remaining)\b"), {"memory": "free_bytes", "decode": "free_bytes"}),
+    (_re(r"\b(?:free|left|left over|headroom|remaining|spare)\b"), {"memory": "free_bytes", "decode": "free_bytes"}),
+    (_re(r"\bbusbw\b|\bbus bandwidth\b"), {"collective": "busbw"}),
+    (_re(r"\balgbw\b|\balgorithm bandwidth\b"), {"collective": "algbw"}),
     (_re(r"\bgpu[\s\-]?hours\b"), {"training": "gpu_hours"}),
     (_re(r"\b(?:how many flops|total flops|flop count|training compute)\b"), {"training": "flops"}),
     (_re(r"\bstep time\b|\btime per (?:step|token)\b|\blatency\b|\btpot\b"), {"decode": "step_time_s"}),
     (_re(r"\baggregate\b|\btotal throughput\b|\bacross (?:all )?(?:users|sequences)\b"),
      {"decode": "aggregate_tokens_per_s"}),
     (_re(r"\bper token\b"), {"kv_cache": "kv_bytes_per_token", "memory": "kv_bytes_per_token"}),
-    (_re(r"\bkv(?:[\s\-]?cache)?\b"), {"memory": "kv_cache_bytes"}),
     (_re(r"\bridge\b"), {"decode": "ridge_point"}),
     (_re(r"\bcompute[\s\-]bound time\b"), {"decode": "compute_time_s"}),
     (_re(r"\bactivations?\b"), {"memory": "activation_bytes"}),
     (_re(r"\boptimi[sz]er state|training state\b"), {"memory": "training_state_bytes"}),
 )
+_GPU_LIKE = _re(r"(?<![a-z0-9])(?:[hab]\d{3}[a-z]*|gb\d{3}|mi\d{3}[a-z]*|rtx[\s\-]?(?:pro[\s\-]?)?\d{4}\w*|"
+               r"v100|t4|l4|l40|tpu[\s\-]?v\d\w*|trainium\d?|inferentia\d?|gaudi[\s\-]?\d)(?![a-z0-9])")
 _GPUS_PER_NODE = 8
 
 
@@ -149,6 +155,7 @@ class _Slots:
     values: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     unknown_model: str | None = None
+    rest: str = ""  # the lower-case question with every slot blanked out
 
 
 class _Text:
@@ -241,6 +248,7 @@ def _extract(question: str) -> _Slots:
         v["deadline_days"] = _number(m.group(1)) * days
     if m := t.take(_INTENSITY):
         v["intensity"] = _number(_first(m))
+    s.rest = t.lower
     return s
 
 
@@ -268,10 +276,24 @@ def _extract_model(t: _Text, s: _Slots) -> None:
 def _extract_gpu(t: _Text, s: _Slots) -> None:
     found = gpus().search(t.lower)
     if not found:
+        if m := _GPU_LIKE.search(t.lower):
+            typed = t.original[m.start():m.end()]
+            s.notes.append(f"GPU “{typed}” is not in the registry (closest: "
+                           f"{', '.join(closest_gpus(typed))}); the default GPU is used instead")
+            _take_gpu_count(t, s, m)
         return
     spec, m = found
     s.values["gpu"] = spec.id
     typed = t.original[m.start():m.end()].strip()
+    _take_gpu_count(t, s, m)
+    if spec.id == "h100-sxm" and "sxm" not in typed:
+        s.notes.append(f"“{typed}” read as H100 SXM")
+    if spec.id == "a100-80gb" and "80" not in typed:
+        s.notes.append(f"“{typed}” read as A100 80GB SXM")
+
+
+def _take_gpu_count(t: _Text, s: _Slots, m: re.Match) -> None:
+    """'two H200s', '8x H100', 'H100 x 8': the count written next to a GPU name."""
     before = _GPU_COUNT_BEFORE.search(t.lower[: m.start()])
     after = _GPU_COUNT_AFTER.search(t.lower[m.end():])
     t.blank(m.start(), m.end())
@@ -281,14 +303,10 @@ def _extract_gpu(t: _Text, s: _Slots) -> None:
     elif after:
         t.blank(m.end() + after.start(), m.end() + after.end())
         s.values["gpus"] = _int(after.group(1))
-    if spec.id == "h100-sxm" and "sxm" not in typed:
-        s.notes.append(f"“{typed}” read as H100 SXM")
-    if spec.id == "a100-80gb" and "80" not in typed:
-        s.notes.append(f"“{typed}” read as A100 80GB SXM")
 
 
 def _extract_context(t: _Text, s: _Slots) -> None:
-    if m := t.take(_CONTEXT_WORDS):
+    if m := t.take(_CONTEXT_WORDS) or t.take(_CONTEXT_BEFORE):
         value = _number(m.group(1)) * (1024 if m.group(2) else 1)
     elif m := t.take(_CONTEXT_K):
         value = _number(m.group(1)) * 1024
@@ -312,28 +330,41 @@ def _count(s: _Slots, n: int, unit: str) -> None:
 
 # --- choosing a calculator ---------------------------------------------------------------------
 
-def _calculator_named(text: str, v: dict) -> str | None:
-    """The calculator the words point at, if any (before checking its slots are there)."""
+def _calculator_named(text: str, v: dict, rest: str) -> str | None:
+    """The calculator the words point at, if any (before checking its slots are there).
+
+    `rest` is the question without its slots: "with an fp8 KV cache" names a KV precision, not
+    the KV-cache calculator.
+    """
     if "op" in v and (v["op"] != "reduce" or "size" in v) or _COLLECTIVE_WORDS.search(text):
         return "collective"
     if _ROOFLINE_WORDS.search(text):
         return "roofline"
-    if _TRAIN_WORDS.search(text) and ("tokens" in v or _TRAIN_COMPUTE_WORDS.search(text)) \
-            and not (_TRAIN_MEMORY_WORDS.search(text) and "tokens" not in v):
+    if "tokens" in v or "mfu" in v or "deadline_days" in v or (
+            _TRAIN_WORDS.search(text) and _TRAIN_COMPUTE_WORDS.search(text)
+            and not _TRAIN_MEMORY_WORDS.search(text)):
         return "training"
     if _DECODE_WORDS.search(text):
         return "decode"
-    if _KV_WORDS.search(text) and not _MEMORY_OVER_KV.search(text):
+    if _KV_WORDS.search(rest) and not _MEMORY_OVER_KV.search(text):
         return "kv_cache"
     return None
 
 
-def _choose(text: str, v: dict) -> str | None:
-    named = _calculator_named(text, v)
+_COLLECTIVE_SLOTS = ("size", "ranks", "gpus", "link", "gpu", "bandwidth")
+
+
+def _choose(text: str, v: dict, rest: str) -> str | None:
+    """The calculator, once the slots it cannot do without are there (else retrieval answers)."""
+    named = _calculator_named(text, v, rest)
     has_model = "model" in v or "params" in v
     if named == "kv_cache" and "model" not in v:
         return "memory" if "params" in v else None
     if named in ("decode", "training") and not has_model:
+        return None
+    if named == "collective" and not any(k in v for k in _COLLECTIVE_SLOTS):
+        return None
+    if named == "roofline" and "gpu" not in v:
         return None
     if named:
         return named
@@ -392,7 +423,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None) -> Nume
     if slots.unknown_model and (followup or _NUMERIC_CUE.search(text)):
         return UnknownModel(slots.unknown_model, closest_models(slots.unknown_model))
     if followup:
-        calculator = _calculator_named(text, v) or previous.calculator
+        calculator = _calculator_named(text, v, slots.rest) or previous.calculator
         merged = {k: x for k, x in previous.inputs.items() if k in INPUT_MODELS[calculator].model_fields
                   and k not in ("primary", "mode")}
         if "model" in v:
@@ -404,9 +435,11 @@ def route_numeric(question: str, previous: NumericRequest | None = None) -> Nume
             base.setdefault("mode", "training")
         inputs = {**merged, **base}
     else:
-        if not _NUMERIC_CUE.search(text):
+        asks_number = _NUMERIC_CUE.search(text) or (
+            _calculator_named(text, v, slots.rest) and not _EXPLAIN_VERB.search(text))
+        if not asks_number:
             return None
-        calculator = _choose(text, v)
+        calculator = _choose(text, v, slots.rest)
         if calculator is None:
             return None
         inputs = _inputs_for(calculator, v, text)
@@ -419,8 +452,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None) -> Nume
 
 def _is_followup(text: str, v: dict, slots: _Slots) -> bool:
     """A short continuation of the previous question ("and in fp8?", "what about decode?")."""
-    if "model" in v and not _FOLLOWUP.search(text):
-        return False
+    names_model = "model" in v or "params" in v
+    if names_model and (len(text.split()) > 6 or not _FOLLOWUP.search(text)):
+        return False  # a new, complete question
     if _FOLLOWUP.search(text):
         return True
     return len(text.split()) <= 5 and bool(v) and not _explain(text)
