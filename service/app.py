@@ -12,6 +12,8 @@ from ingest.embedding import Embedder
 from ingest.search import Searcher
 from ingest.store import IndexStore, StoreError, open_store
 
+from calculators import INPUT_MODELS, Calculation, calculate
+
 from . import errors
 from .assistant import Assistant
 from .catalogue import Catalogue
@@ -54,6 +56,9 @@ def create_app(settings: Settings | None = None, store: IndexStore | None = None
     async def ask(request: AskRequest) -> AskResponse:
         return await run_in_threadpool(assistant().ask, request)
 
+    for name, inputs_model in INPUT_MODELS.items():
+        _add_calculator_route(app, name, inputs_model)
+
     @app.get("/v1/articles", summary="The articles that can be asked about")
     async def articles() -> dict:
         return {"articles": [a.listing() for a in assistant().catalogue.articles.values()]}
@@ -76,3 +81,15 @@ def create_app(settings: Settings | None = None, store: IndexStore | None = None
         return {"status": "ready", "release": reader.manifest.get("release_id"), "chunks": reader.manifest.get("chunks")}
 
     return app
+
+
+def _add_calculator_route(app: FastAPI, name: str, inputs_model) -> None:
+    """`POST /v1/calculate/{name}`: typed inputs (422 naming the field), the DESIGN §5 calculation object."""
+
+    async def run(inputs) -> Calculation:
+        return calculate(name, inputs)
+
+    run.__annotations__["inputs"] = inputs_model  # a real class, not a postponed string, so FastAPI reads the body
+
+    app.post(f"/v1/calculate/{name}", response_model=Calculation, responses=_ERRORS, name=f"calculate_{name}",
+             summary=f"Run the {name} calculator", tags=["calculators"])(run)

@@ -6,10 +6,15 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import asdict
 
+from pydantic import ValidationError
+
+from calculators import Calculation, calculate
 from ingest.search import Searcher
 
 from .catalogue import Catalogue
+from .answers import FORMULA_PAGES, calculation_answer
 from .compose import ExtractiveComposer, TermWeights
+from .numeric_router import NumericRequest, UnknownModel, route_numeric
 from .errors import ApiError
 from .retrieval import Retrieved, Retriever
 from .schemas import AskRequest, AskResponse
@@ -32,29 +37,41 @@ class Assistant:
         timings: dict[str, float] = {}
 
         with timed(timings, "route"):
-            query_text = request.question
+            numeric = route_numeric(request.question)
+            calculation = self._calculate(numeric) if isinstance(numeric, NumericRequest) else None
+        if isinstance(numeric, UnknownModel):
+            return self._respond("calculator", None, numeric.message, [], None, timings)
+        if calculation is not None and not numeric.explain:
+            return self._respond("calculator", None, self._calculation_prose(calculation, numeric), [], calculation, timings)
+
         with timed(timings, "retrieve"):
-            retrieved = self.retriever.retrieve(self.searcher.query(query_text), request.article, mode)
+            retrieved = self.retriever.retrieve(self.searcher.query(request.question), request.article, mode)
         with timed(timings, "compose"):
-            if retrieved.supported:
-                answer, citations = self.composer.compose(request.question, retrieved.hits)
-                route = "retrieval" if citations else "no_answer"
-            else:
-                answer, citations, route = "", [], "no_answer"
-            if route == "no_answer":
-                answer = self._not_covered(request.article, retrieved)
+            answer, citations = self.composer.compose(request.question, retrieved.hits) if retrieved.supported else ("", [])
+        if not citations:
+            return self._respond("no_answer", None, self._not_covered(request.article, retrieved), [], calculation,
+                                 timings, suggestions=self._suggestions(retrieved))
+        return self._respond("retrieval", retrieved.scope, answer, [asdict(c) for c in citations], calculation, timings)
+
+    def _respond(self, route, scope, answer, citations, calculation: Calculation | None, timings, suggestions=()) -> AskResponse:
         timings["total"] = round(sum(timings.values()), 2)
         return AskResponse(
-            answer_id=str(uuid.uuid4()),
-            route=route,
-            scope=retrieved.scope if route == "retrieval" else None,
-            answer=answer,
-            citations=[asdict(c) for c in citations],
-            calculation=None,
-            generator=EXTRACTIVE,
-            timings_ms=timings,
-            suggestions=self._suggestions(retrieved) if route == "no_answer" else [],
+            answer_id=str(uuid.uuid4()), route=route, scope=scope, answer=answer, citations=citations,
+            calculation=calculation.model_dump() if calculation else None, generator=EXTRACTIVE,
+            timings_ms=timings, suggestions=list(suggestions),
         )
+
+    @staticmethod
+    def _calculate(numeric: NumericRequest) -> Calculation | None:
+        """Run the calculator the router chose; inputs it cannot accept send the question to retrieval."""
+        try:
+            return calculate(numeric.calculator, numeric.inputs)
+        except (ValidationError, ValueError):
+            return None
+
+    def _calculation_prose(self, calculation: Calculation, numeric: NumericRequest) -> str:
+        formula_page = self.catalogue.concept(FORMULA_PAGES.get(calculation.calculator, ""))
+        return calculation_answer(calculation, numeric.assumed, formula_page)
 
     def _not_covered(self, article: str | None, retrieved: Retrieved) -> str:
         where = "this article or elsewhere on the site" if article else "the site"

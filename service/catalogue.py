@@ -66,5 +66,10 @@ class Catalogue:
             "source": sorted(set(article.sources) & self.corpus.ids("source")),
         }
 
+    def concept(self, concept_id: str) -> tuple[str, str] | None:
+        """(title, url) of a concept page, if it exists."""
+        doc = next((d for d in self.corpus.of_kind("concept") if d.id == concept_id), None)
+        return (doc.title, self.corpus.url(doc)) if doc else None
+
     def texts(self) -> list[str]:
         return [s.text for d in self.corpus.documents for s in d.sections]

@@ -5,12 +5,12 @@ import pytest
 
 
 def test_a_question_about_a_section_is_answered_with_a_citation_to_that_section(http):
-    response = http.post("/v1/ask", json={"question": "How big is the KV cache per token for Llama 3.1 8B?",
+    response = http.post("/v1/ask", json={"question": "What goes into the formula for the cache size per token?",
                                           "article": "kv-cache"})
     assert response.status_code == 200
     body = response.json()
     assert body["route"] == "retrieval" and body["scope"] == "article" and body["generator"] == "extractive"
-    assert "131,072 bytes" in body["answer"] and "[1]" in body["answer"]
+    assert "2 for keys and values" in body["answer"] and "[1]" in body["answer"]
     first = body["citations"][0]
     assert first["n"] == 1
     assert first["url"] == "https://learn.ai-infra.example/articles/kv-cache#sizing-the-cache"
@@ -101,3 +101,58 @@ def test_readiness_is_503_when_no_index_has_been_built(tmp_path):
         assert "ingest build" in ready.json()["error"]["message"]
         ask = client.post("/v1/ask", json={"question": "What is the KV cache?"})
         assert ask.status_code == 503
+
+
+def test_a_numeric_question_is_answered_by_the_calculator_with_its_working(http):
+    body = http.post("/v1/ask", json={"question": "How much memory does Llama 3.1 70B need in bf16?"}).json()
+    assert body["route"] == "calculator" and body["generator"] == "extractive"
+    calc = body["calculation"]
+    assert calc["calculator"] == "memory"
+    assert calc["primary"]["name"] == "weights_bytes" and calc["primary"]["value"] == 141_107_412_992
+    assert calc["primary"]["display"] == "141.1 GB"
+    assert any("70,553,706,496" in step for step in calc["steps"])
+    assert "141.1 GB" in body["answer"]
+
+
+def test_an_unknown_model_is_named_not_guessed(http):
+    body = http.post("/v1/ask", json={"question": "How much memory does Llama 9 900B need in fp8?"}).json()
+    assert body["route"] == "calculator" and body["calculation"] is None
+    assert body["answer"].startswith("I don't know that model; closest:")
+
+
+def test_what_is_the_kv_cache_is_not_a_calculator_question(http):
+    body = http.post("/v1/ask", json={"question": "What is the KV cache?", "article": "kv-cache"}).json()
+    assert body["route"] == "retrieval" and body["calculation"] is None
+
+
+def test_explain_and_compute_gets_a_cited_answer_with_the_calculation_attached(http):
+    body = http.post("/v1/ask", json={"question": "Explain why the KV cache grows with context, and how big is it per token for Llama 3.1 8B in bf16?",
+                                      "article": "kv-cache"}).json()
+    assert body["route"] == "retrieval" and body["citations"]
+    assert body["calculation"]["primary"]["value"] == 131_072
+
+
+def test_calculate_endpoint_runs_one_calculator_on_typed_inputs(http):
+    response = http.post("/v1/calculate/kv_cache", json={"model": "llama-3.1-70b", "context": 8192, "batch": 16})
+    assert response.status_code == 200, response.text
+    calc = response.json()
+    assert calc["primary"]["name"] == "kv_cache_bytes"
+    assert calc["primary"]["value"] == 16 * 8192 * 327_680
+
+
+@pytest.mark.parametrize("calculator, payload, field", [
+    ("memory", {"model": "llama-3.1-70b", "precision": "fp7"}, "precision"),
+    ("memory", {"model": "llama-3.1-70b", "gpu": "h900"}, "gpu"),
+    ("memory", {"model": "no-such-model"}, "model"),
+    ("collective", {"op": "all_reduce", "size": -5, "ranks": 8}, "size"),
+    ("collective", {"op": "all_reduce", "size": "1 GB", "ranks": 0}, "ranks"),
+])
+def test_calculate_endpoint_rejects_bad_inputs_naming_the_field(http, calculator, payload, field):
+    response = http.post(f"/v1/calculate/{calculator}", json=payload)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["message"].startswith(f"{field}:")
+
+
+def test_unknown_calculator_is_a_404(http):
+    response = http.post("/v1/calculate/horoscope", json={})
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"

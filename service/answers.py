@@ -1,0 +1,40 @@
+"""Prose for the answers that are not extracted from passages: calculator results and unknown models."""
+from __future__ import annotations
+
+from calculators import Calculation
+
+# The concept page that explains each calculator's formula (linked from every numeric answer).
+FORMULA_PAGES = {
+    "memory": "model-memory-footprint",
+    "kv_cache": "kv-cache-sizing",
+    "decode": "bandwidth-bound-decode-throughput",
+    "collective": "communication-volume-estimates",
+    "training": "training-flops-6nd",
+    "roofline": "roofline-model",
+}
+
+_QUANTITY_WORDS = {
+    "weights_bytes": "weights", "kv_bytes_per_token": "KV cache per token", "kv_cache_bytes": "KV cache",
+    "training_state_bytes": "training state", "activation_bytes": "activations (estimate)",
+    "total_bytes": "memory in total", "free_bytes": "memory left free", "min_gpus": "GPUs needed at minimum",
+    "step_time_s": "time per decode step", "tokens_per_s_per_sequence": "tokens/s per sequence",
+    "aggregate_tokens_per_s": "tokens/s in aggregate", "compute_time_s": "compute-bound step time",
+    "ridge_point": "ridge point", "time_s": "time", "busbw": "bus bandwidth", "algbw": "algorithm bandwidth",
+    "flops": "training compute", "gpu_hours": "GPU-hours", "gpus_needed": "GPUs needed",
+}
+
+
+def calculation_answer(calc: Calculation, assumed: list[str], formula_page: tuple[str, str] | None) -> str:
+    """Result first, then what was assumed and warned, then where the formula is explained."""
+    words = _QUANTITY_WORDS.get(calc.primary.name, calc.primary.name.replace("_", " "))
+    lines = [f"**{words[:1].upper() + words[1:]}: {calc.primary.display}** (worked steps below)."]
+    others = [q for q in calc.quantities if q.name != calc.primary.name and q.name in _QUANTITY_WORDS][:3]
+    if others:
+        lines.append("Also: " + "; ".join(f"{_QUANTITY_WORDS[q.name]} {q.display}" for q in others) + ".")
+    if assumed:
+        lines.append("Assumed: " + "; ".join(assumed) + ".")
+    lines += [f"⚠ {w}" for w in calc.warnings]
+    if formula_page:
+        title, url = formula_page
+        lines.append(f"How this is worked out: [{title}]({url}).")
+    return "\n\n".join(lines)
