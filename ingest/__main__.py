@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--no-promote", action="store_true", help="build a staging release without switching to it")
     p_build.add_argument("--quiet", action="store_true", help="no progress bar")
     sub.add_parser("releases", help="list index releases, marking the live one")
+    p_promote = sub.add_parser("promote", help="make a built release the live one")
+    p_promote.add_argument("release", help="release id (see `releases`)")
     args = parser.parse_args(argv)
 
     settings = IndexSettings()
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         return _validate(settings, args.strict)
     if args.command == "build":
         return _build(settings, promote=not args.no_promote, progress=not args.quiet)
+    if args.command == "promote":
+        return _promote(settings, args.release)
     return _releases(settings)
 
 
@@ -69,6 +73,19 @@ def _releases(settings: IndexSettings) -> int:
     live = store.live_release()
     for release in store.releases():
         print(f"{release}{'  (live)' if release == live else ''}")
+    return 0
+
+
+def _promote(settings: IndexSettings, release: str) -> int:
+    from .store import StoreError, open_store
+
+    store = open_store(settings)
+    try:
+        store.promote(release)
+    except StoreError as exc:
+        print(f"promote failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"release {release} is live")
     return 0
 
 

@@ -24,8 +24,9 @@ class Query:
 
 
 class Searcher:
-    def __init__(self, store: IndexStore, embedder: Embedder, check_interval_s: float = 2.0):
+    def __init__(self, store: IndexStore, embedder: Embedder, check_interval_s: float = 2.0, pinned: str | None = None):
         self.store = store
+        self.pinned = pinned  # a fixed release (e.g. a staging build under evaluation): never switched
         self.embedder = embedder
         self.check_interval_s = check_interval_s
         self._reader: IndexReader | None = None
@@ -42,7 +43,7 @@ class Searcher:
         if self._reader is None or now - self._checked_at > self.check_interval_s:
             with self._lock:
                 self._checked_at = now
-                live = self.store.live_release()
+                live = self.pinned or self.store.live_release()
                 if self._reader is None or (live and live != self._reader.manifest.get("release_id")):
                     self._reader = self.store.open(live)
         return self._reader

@@ -25,5 +25,6 @@ class IndexSettings(BaseSettings):
     qdrant_url: str | None = Field(None, description="Use a Qdrant server (qdrant-client) instead of the embedded store.")
     qdrant_api_key: str | None = None
     qdrant_collection: str = "chunks"
+    index_release: str | None = Field(None, description="Serve this release instead of the live one (evaluating a staging build).")
     keep_releases: int = Field(3, ge=1, description="How many index releases to keep on disk, the live one included.")
     chunk_overlap_tokens: int = Field(24, ge=0, le=64)

@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None, store: IndexStore | None = None
         # Load the model and the index once, not per request; warm the model so the first reader isn't slow.
         embedder = Embedder(settings.embedding_model)
         embedder.encode_query("warm-up")
-        searcher = Searcher(store or open_store(settings), embedder, settings.release_check_s)
+        searcher = Searcher(store or open_store(settings), embedder, settings.release_check_s, settings.index_release)
         try:
             searcher.reader
         except StoreError as exc:
