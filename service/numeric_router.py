@@ -64,6 +64,19 @@ _WHAT_IS_AND = _re(r"\bwhat (?:is|are)\b.*\band\b")
 _FOLLOWUP = _re(r"^\s*(and|what about|how about|now|same|with|in|for|at|using|on|but|ok|okay|then|"
                 r"if|instead|also)\b")
 
+# Quantities the calculators do not compute. A question about one of them goes to retrieval even when
+# it names a model and a GPU: a calculation of something else would be a confident wrong answer.
+_OUTSIDE = _re(
+    r"(?:\$|\b(?:costs?|price[sd]?|dollars?|lora|adapters?|checkpoint\w*|storage|read bandwidth|"
+    r"write bandwidth|tiles?|tiling|gemm|matmul|fusion|fused|kv blocks?|\d+-token (?:kv )?blocks?|pages?|"
+    r"stall\w*|acceptance|draft\w*|speculative|ship|transfer\w*|replicas?|requests?/s|qps|"
+    r"requests per second|per day|a day|cold starts?|load(?:ing)? (?:the |its )?weights|mig|interruptions?|"
+    r"failures?|congestion|sequences (?:of [\w.\s-]+ )?fit|kv pool|full multi-head|sparse attention|"
+    r"claims?|evaluate|groq|cerebras|chips|move per step)\b)"
+)
+# A yes/no question about an effect ("Did temperature affect…?") is not a calculation; a fit check is.
+_YES_NO = _re(r"^\s*(?:did|does|do|is|are|was|were|should|would|will)\b(?!.*\b(?:fit|fits|run|enough)\b)")
+
 _COLLECTIVE_WORDS = _re(r"\b(collective|busbw|algbw|bus bandwidth|nccl)\b")
 _ROOFLINE_WORDS = _re(r"\b(ridge point|roofline|arithmetic intensity|flops? per byte|flop/b)\b")
 _TRAIN_WORDS = _re(r"\b(train|training|trained|pre-?train(?:ing)?|fine-?tun(?:e|ing))\b")
@@ -94,7 +107,7 @@ _FAMILY = _re(
 _SIZE_ONLY = _re(rf"({_NUM})\s*(b|billion|t|trillion|m|million)[\s\-]*(?:param(?:eter)?s?|"
                  r"(?:dense\s+|moe\s+)?(?:model|llm|network|transformer))\b")
 _TOKENS = _re(rf"({_NUM})\s*(t|b|trillion|billion)\s+tokens\b")
-_SIZE = _re(rf"({_NUM})\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes)(?![a-z/])")
+_SIZE = _re(rf"({_NUM})\s*-?\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes|byte)(?![a-z/])")
 _CONTEXT_BEFORE = _re(rf"(?<![\w.])({_NUM})(\s*k\b)?[\s\-]*(?:tokens?[\s\-]+(?:of\s+)?)?(?:context|ctx)\b")
 _CONTEXT_K = _re(rf"(?<![\w.])({_NUM})\s*k\b(?:[\s\-]*(?:tokens?|context|ctx))?")
 _CONTEXT_WORDS = _re(rf"\b(?:context|ctx|sequence length|seq(?:uence)?[\s\-]?len(?:gth)?|prompts? of|"
@@ -114,9 +127,9 @@ _PP = _re(rf"\b(?:pp|pipeline[\s\-]?parallel(?:ism)?)\s*(?:degree|size)?\s*(?:of
           rf"({_NUM})[\s\-]*way pipeline")
 _ZERO = _re(r"\bzero[\s\-_]*(?:stage[\s\-_]*)?([0-3])\b|\bstage[\s\-_]*([0-3])\b")
 _FSDP = _re(r"\b(fsdp|hsdp|hybrid[\s\-]shard(?:ing)?)\b")
-_OPS = (("reduce_scatter", r"reduce[\s\-_]?scatter"), ("all_reduce", r"all[\s\-_]?reduce"),
-        ("all_gather", r"all[\s\-_]?gather"), ("all_to_all", r"all[\s\-_]?to[\s\-_]?all"),
-        ("broadcast", r"broadcast"), ("reduce", r"reduce"))
+_OPS = (("reduce_scatter", r"reduce[\s\-_]?scatter(?:s|ed|ing)?"), ("all_reduce", r"all[\s\-_]?reduc(?:e|es|ed|ing)"),
+        ("all_gather", r"all[\s\-_]?gather(?:s|ed|ing)?"), ("all_to_all", r"all[\s\-_]?to[\s\-_]?all"),
+        ("broadcast", r"broadcast(?:s|ing)?"), ("reduce", r"reduc(?:e|es|ed|ing)"))
 _OP = _re("|".join(rf"(?<![a-z])({p})(?![a-z])" for _, p in _OPS))
 _ALGORITHM = _re(r"\b(ring|tree)\b")
 _MFU = _re(rf"({_NUM})\s*%\s*mfu|\bmfu\s*(?:of|=|:|at)?\s*({_NUM})\s*(%)?")
@@ -400,6 +413,8 @@ def _inputs_for(calculator: str, v: dict, text: str) -> dict:
             return {k: slots[k] for k in (*_SLOT_INPUTS[calculator], which) if k in slots}
     if calculator == "memory" and ("ranks" in slots and "gpus" not in slots):
         slots["gpus"] = slots["ranks"]
+    if calculator == "training" and "tokens" not in slots and "context" in slots:
+        slots["tokens"] = slots.pop("context")  # "a step of 4,194,304 tokens" is a token count, not a context
     inputs = {k: slots[k] for k in _SLOT_INPUTS[calculator] if k in slots}
     if calculator == "memory" and (_TRAIN_WORDS.search(text) or "zero_stage" in v or "fsdp" in v):
         inputs["mode"] = "training"
@@ -420,7 +435,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None) -> Nume
     slots = _extract(question)
     v = slots.values
     followup = previous is not None and _is_followup(text, v, slots)
-    if slots.unknown_model and (followup or _NUMERIC_CUE.search(text)):
+    if slots.unknown_model and (followup or _NUMERIC_CUE.search(text)) and not _YES_NO.search(text):
         return UnknownModel(slots.unknown_model, closest_models(slots.unknown_model))
     if followup:
         calculator = _calculator_named(text, v, slots.rest) or previous.calculator
@@ -435,8 +450,10 @@ def route_numeric(question: str, previous: NumericRequest | None = None) -> Nume
             base.setdefault("mode", "training")
         inputs = {**merged, **base}
     else:
+        if _OUTSIDE.search(text) or _YES_NO.search(text):
+            return None
         asks_number = _NUMERIC_CUE.search(text) or (
-            _calculator_named(text, v, slots.rest) and not _EXPLAIN_VERB.search(text))
+            _calculator_named(text, v, slots.rest) and re.search(r"\d", text) and not _EXPLAIN_VERB.search(text))
         if not asks_number:
             return None
         calculator = _choose(text, v, slots.rest)
