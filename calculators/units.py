@@ -152,6 +152,8 @@ def parse_size(text: str | int | float) -> int:
     """'4 GiB' -> 4294967296; '1 GB' -> 10^9; plain numbers are bytes. Raises ValueError."""
     if isinstance(text, (int, float)):
         return int(text)
+    if not isinstance(text, str):  # a JSON object or list: a clear 422, not an AttributeError (500)
+        raise ValueError(f"not a size: {text!r}")
     m = SIZE_RE.fullmatch(text.strip())
     if not m:
         try:
@@ -165,6 +167,8 @@ def parse_bandwidth(text: str | int | float) -> float:
     """'400 Gb/s' -> 5e10 B/s; '50 GB/s' -> 5e10 B/s; plain numbers are B/s. Raises ValueError."""
     if isinstance(text, (int, float)):
         return float(text)
+    if not isinstance(text, str):  # a JSON object or list: a clear 422, not an AttributeError (500)
+        raise ValueError(f"not a bandwidth: {text!r}")
     m = BANDWIDTH_RE.fullmatch(text.strip())
     if not m:
         try:

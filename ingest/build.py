@@ -88,9 +88,13 @@ def build(settings, promote: bool = True, progress: bool = True, store: IndexSto
             "release_id": release_id, "schema_version": SCHEMA_VERSION, "model_id": embedder.model_id,
             "fingerprint": fingerprint, "documents": len(corpus.documents), "chunks": len(chunks),
             "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "build_seconds": round(time.perf_counter() - started, 3),
         }
         reader = writer.finish(manifest)
         _sanity_check(reader, chunks, embedder)
+    except OSError as exc:  # disk full, read-only or vanished disk: say so; the live release is untouched
+        writer.abort()
+        raise BuildError(f"writing release {release_id} failed: {exc.strerror or exc}; the partial release was removed") from exc
     except BaseException:
         writer.abort()
         raise

@@ -5,6 +5,7 @@ is picked up without a restart; a reader that is in use keeps its release until 
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -14,6 +15,8 @@ import qdrant_edge
 
 from .embedding import Embedder, sparse_query
 from .store import Hit, IndexReader, IndexStore, Scope, StoreError
+
+log = logging.getLogger("ingest.search")
 
 
 @dataclass
@@ -30,6 +33,7 @@ class Searcher:
         self.embedder = embedder
         self.check_interval_s = check_interval_s
         self._reader: IndexReader | None = None
+        self._failure: StoreError | None = None  # the last check's error, answered until the next check is due
         self._checked_at = 0.0
         self._lock = threading.Lock()
 
@@ -38,14 +42,48 @@ class Searcher:
 
     @property
     def reader(self) -> IndexReader:
-        """The live release's reader; raises StoreError when no release can be opened."""
-        now = time.monotonic()
-        if self._reader is None or now - self._checked_at > self.check_interval_s:
+        """The live release's reader; raises StoreError when no release can be opened.
+
+        At most one thread checks the store at a time, and at most once per `check_interval_s`: while a
+        store is down (or hangs), waiting requests get the last check's error at once instead of each
+        taking its turn at the store's timeout.
+        """
+        if self._due():
             with self._lock:
-                self._checked_at = now
-                live = self.pinned or self.store.live_release()
-                if self._reader is None or (live and live != self._reader.manifest.get("release_id")):
-                    self._reader = self.store.open(live)
+                if self._due():  # another thread may have checked while this one waited for the lock
+                    self._check()
+        if self._reader is None:
+            raise self._failure or StoreError("no index release is open")
+        return self._reader
+
+    def _due(self) -> bool:
+        never_checked = self._reader is None and self._failure is None
+        return never_checked or time.monotonic() - self._checked_at > self.check_interval_s
+
+    def _check(self) -> None:
+        self._checked_at = time.monotonic()
+        try:
+            live = self.pinned or self.store.live_release()
+            if self._reader is None or (live and live != self._reader.manifest.get("release_id")):
+                self._reader = self._switch(live)
+            self._failure = None
+        except StoreError as exc:
+            self._failure = exc
+            raise
+
+    def _switch(self, live: str | None) -> IndexReader:
+        """Open the new live release; one that cannot be opened (corrupted) never replaces a working reader."""
+        try:
+            return self.store.open(live)
+        except StoreError as exc:
+            if self._reader is None:
+                raise
+            log.error("index release %s cannot be opened, still serving %s: %s", live, self._reader.manifest.get("release_id"), exc)
+            return self._reader
+
+    @property
+    def current(self) -> IndexReader | None:
+        """The reader in use, without checking for a new release (never blocks on the store)."""
         return self._reader
 
     @property

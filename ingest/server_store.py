@@ -3,16 +3,70 @@
 One collection per release (`<alias>-<release>`), and the alias `<alias>` names the live one; the
 alias is switched in a single `update_collection_aliases` call, so readers never see a half-built index.
 The release manifest lives in the collection's metadata.
+
+Every call goes through `_Guarded`: a per-request timeout, a bounded number of retries with exponential
+backoff on transient failures (connection refused or reset, timeouts, 502/503/504), and any failure
+that remains leaves as a `StoreError`, which the service turns into a 503 with `Retry-After`.
 """
 from __future__ import annotations
 
+import logging
+
+import httpx
 import numpy as np
 from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import ApiException, ResponseHandlingException, UnexpectedResponse
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_after_delay, wait_exponential_jitter
 
 from .store import DENSE, MODES, RRF_K, SPARSE, Hit, Scope, StoreError, _PREFETCH, dense_scores, point_id
 
 _SHARDS_ENV = "QDRANT_SHARDS"
 _REPLICAS_ENV = "QDRANT_REPLICATION_FACTOR"
+_TRANSIENT_STATUS = {502, 503, 504}
+
+log = logging.getLogger("ingest.server_store")
+
+
+def _transient(exc: BaseException) -> bool:
+    """Worth another try: the transport failed (refused, reset, timed out) or a proxy/node said "not now"."""
+    if isinstance(exc, UnexpectedResponse):
+        return exc.status_code in _TRANSIENT_STATUS
+    return isinstance(exc, (ResponseHandlingException, httpx.TransportError, ConnectionError, TimeoutError))
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ResponseHandlingException):
+        exc = exc.source
+    if isinstance(exc, UnexpectedResponse):
+        return f"HTTP {exc.status_code} {exc.reason_phrase}".strip()
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+class _Guarded:
+    """A QdrantClient whose every method retries transient failures a bounded number of times, then raises StoreError."""
+
+    def __init__(self, client: QdrantClient, where: str, attempts: int = 3, deadline_s: float = 15.0):
+        self._client, self._where = client, where
+        self._retrying = Retrying(
+            retry=retry_if_exception(_transient), reraise=True,
+            stop=stop_after_attempt(max(1, attempts)) | stop_after_delay(deadline_s),
+            wait=wait_exponential_jitter(multiplier=0.2, max=2.0, jitter=0.1),
+            before_sleep=lambda state: log.warning("Qdrant call failed (%s), retrying (attempt %d)",
+                                                   _describe(state.outcome.exception()), state.attempt_number),
+        )
+
+    def __getattr__(self, name: str):
+        attr = getattr(self._client, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args, **kwargs):
+            try:
+                return self._retrying.copy()(attr, *args, **kwargs)  # a copy per call: no state shared by threads
+            except (ApiException, httpx.HTTPError, OSError) as exc:
+                raise StoreError(f"Qdrant at {self._where} failed ({name}): {_describe(exc)}") from exc
+
+        return call
 
 
 def _sparse(vector) -> models.SparseVector:
@@ -20,14 +74,16 @@ def _sparse(vector) -> models.SparseVector:
 
 
 class ServerStore:
-    def __init__(self, url: str, alias: str, api_key: str | None = None, client: QdrantClient | None = None):
+    def __init__(self, url: str, alias: str, api_key: str | None = None, client: QdrantClient | None = None,
+                 timeout_s: float = 5.0, attempts: int = 3):
         self.alias = alias
-        if client is not None:
-            self.client = client
-        elif url == ":memory:":
-            self.client = QdrantClient(":memory:")
-        else:
-            self.client = QdrantClient(url=url, api_key=api_key, timeout=10)
+        if client is None and url == ":memory:":
+            client = QdrantClient(":memory:")
+        elif client is None:
+            # No version probe at construction: a server that is down must not block start-up; calls report it.
+            client = QdrantClient(url=url, api_key=api_key, timeout=max(1, round(timeout_s)), check_compatibility=False)
+        # Bounded: at most `attempts` tries, and no retry starts after ~3 timeouts have passed.
+        self.client = _Guarded(client, url, attempts, deadline_s=3 * timeout_s)
 
     def _collection(self, release_id: str) -> str:
         return f"{self.alias}-{release_id}"
@@ -138,6 +194,11 @@ class ServerReader:
 
     def count(self) -> int:
         return self.client.count(self.name, exact=True).count
+
+    def ping(self) -> None:
+        """A cheap round trip: raises StoreError when the server is unreachable or the collection is gone."""
+        if not self.client.collection_exists(self.name):
+            raise StoreError(f"Qdrant collection {self.name} no longer exists")
 
     def vectors_by_hash(self, model_id: str) -> dict[str, list[float]]:
         if self.manifest.get("model_id") != model_id:

@@ -25,6 +25,8 @@ class IndexSettings(BaseSettings):
     qdrant_url: str | None = Field(None, description="Use a Qdrant server (qdrant-client) instead of the embedded store.")
     qdrant_api_key: str | None = None
     qdrant_collection: str = "chunks"
+    qdrant_timeout_s: float = Field(5.0, gt=0, description="Per-request timeout for Qdrant server calls (whole seconds, at least 1).")
+    qdrant_attempts: int = Field(3, ge=1, le=10, description="Tries per Qdrant call on transient errors, with exponential backoff.")
     index_release: str | None = Field(None, description="Serve this release instead of the live one (evaluating a staging build).")
     keep_releases: int = Field(3, ge=1, description="How many index releases to keep on disk, the live one included.")
     chunk_overlap_tokens: int = Field(24, ge=0, le=64)

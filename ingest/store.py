@@ -53,6 +53,7 @@ class IndexReader(Protocol):
     def search(self, dense: np.ndarray, sparse: edge.SparseVector, scope: Scope | None,
                limit: int, mode: str = "hybrid") -> list[Hit]: ...
     def count(self) -> int: ...
+    def ping(self) -> None: ...  # raises StoreError when the release can no longer be read (readiness)
     def vectors_by_hash(self, model_id: str) -> dict[str, list[float]]: ...
     def close(self) -> None: ...
 
@@ -76,7 +77,8 @@ def open_store(settings) -> IndexStore:
     if settings.qdrant_url:
         from .server_store import ServerStore
 
-        return ServerStore(settings.qdrant_url, settings.qdrant_collection, settings.qdrant_api_key)
+        return ServerStore(settings.qdrant_url, settings.qdrant_collection, settings.qdrant_api_key,
+                           timeout_s=settings.qdrant_timeout_s, attempts=settings.qdrant_attempts)
     return EdgeStore(Path(settings.data_dir) / "index")
 
 
@@ -188,6 +190,7 @@ class EdgeReader:
         manifest = path / "manifest.json"
         if not manifest.exists():
             raise StoreError(f"index release {path.name} is incomplete (no manifest)")
+        self.path = path
         try:
             self.manifest = json.loads(manifest.read_text())
             self.shard = edge.EdgeShard.load(str(path / "shard"))
@@ -214,6 +217,10 @@ class EdgeReader:
 
     def count(self) -> int:
         return self.shard.count(edge.CountRequest())
+
+    def ping(self) -> None:
+        if not (self.path / "manifest.json").exists():
+            raise StoreError(f"index release {self.path.name} has disappeared from {self.path.parent}")
 
     def _scroll(self) -> Iterator:
         offset = None

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import argparse
 
+import torch
 import uvicorn
 
+from . import logs
 from .app import create_app
 from .settings import Settings
 
@@ -15,7 +17,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default=settings.host)
     parser.add_argument("--port", type=int, default=settings.port)
     args = parser.parse_args(argv)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    logs.configure(settings)  # JSON lines with request ids, secrets scrubbed; uvicorn's loggers included
+    torch.set_num_threads(settings.torch_threads)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_config=None, access_log=False)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,208 @@
+"""Reader feedback on answers: thumbs up/down and an optional comment, kept in a SQL database.
+
+SQLite in WAL mode by default (`DATA_DIR/feedback.sqlite3`): many concurrent writers, readers never
+blocked; any SQLAlchemy URL in production (`FEEDBACK_URL=postgresql+psycopg://…`, with the `postgres`
+extra installed). The widget and API clients post to `POST /v1/feedback`; the Slack bot calls
+`FeedbackStore.add(…, source="slack")` directly.
+
+    python -m service.feedback export [--format jsonl|csv] [--since 2026-11-01] [--output FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import io
+import json
+import sys
+import threading
+import uuid
+from pathlib import Path
+from typing import Iterator, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+from sqlalchemy import (CheckConstraint, Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, event,
+                        insert, select)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+
+from .schemas import ErrorResponse
+
+RATINGS = ("up", "down")
+COMMENT_MAX_CHARS = 2000
+COLUMNS = ("id", "answer_id", "rating", "comment", "client", "created_at")
+
+metadata = MetaData()
+feedback_table = Table(
+    "feedback", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("answer_id", String(64), nullable=False, index=True),
+    Column("rating", String(4), CheckConstraint("rating IN ('up', 'down')", name="rating_up_or_down"), nullable=False),
+    Column("comment", Text, nullable=True),
+    Column("client", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+
+def default_url(data_dir: Path | str) -> str:
+    return f"sqlite:///{Path(data_dir).resolve() / 'feedback.sqlite3'}"
+
+
+def url_for(settings) -> str:
+    return settings.feedback_url or default_url(settings.data_dir)
+
+
+def _sqlite_pragmas(connection, _record) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # writers append to the log; readers never wait for them
+    cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
+    cursor.execute("PRAGMA busy_timeout=30000")  # a writer waits its turn instead of failing
+    cursor.close()
+
+
+class FeedbackStore:
+    """The feedback table behind one SQLAlchemy engine; the schema is created on first use."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self._engine: Engine | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            with self._lock:
+                if self._engine is None:
+                    self._engine = self._connect()
+        return self._engine
+
+    def _connect(self) -> Engine:
+        if self.url.startswith("sqlite"):
+            database = self.url.split("///", 1)[-1]
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(self.url, connect_args={"timeout": 30, "check_same_thread": False},
+                                   pool_size=5, max_overflow=10, pool_timeout=60)
+            event.listen(engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_engine(self.url, pool_pre_ping=True)
+        metadata.create_all(engine)
+        return engine
+
+    @retry(retry=retry_if_exception_type(OperationalError), stop=stop_after_attempt(5),
+           wait=wait_exponential_jitter(multiplier=0.05, max=1.0), reraise=True)
+    def add(self, answer_id: str, rating: str, comment: str | None = None, source: str = "api") -> dict:
+        """Record one rating; returns the stored row. Raises ValueError for a rating other than up/down."""
+        if rating not in RATINGS:
+            raise ValueError(f"rating must be one of {RATINGS}, not {rating!r}")
+        row = {"answer_id": str(answer_id), "rating": rating, "comment": comment[:COMMENT_MAX_CHARS] if comment else None,
+               "client": source[:32], "created_at": dt.datetime.now(dt.timezone.utc)}
+        with self.engine.begin() as connection:
+            result = connection.execute(insert(feedback_table).values(**row))
+            row["id"] = result.inserted_primary_key[0]
+        return row
+
+    def rows(self, since: dt.datetime | None = None) -> Iterator[dict]:
+        query = select(feedback_table).order_by(feedback_table.c.id)
+        if since is not None:
+            query = query.where(feedback_table.c.created_at >= since)
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                out = dict(row._mapping)
+                created = out["created_at"]
+                if created.tzinfo is None:  # SQLite hands back naive datetimes; they were stored as UTC
+                    created = created.replace(tzinfo=dt.timezone.utc)
+                out["created_at"] = created.isoformat()
+                yield out
+
+    def count(self) -> int:
+        return sum(1 for _ in self.rows())
+
+    def export(self, fmt: Literal["jsonl", "csv"] = "jsonl", since: dt.datetime | None = None) -> Iterator[str]:
+        """The table as JSON lines or CSV (with a header), one chunk of text per row."""
+        if fmt == "jsonl":
+            for row in self.rows(since):
+                yield json.dumps(row, ensure_ascii=False) + "\n"
+            return
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=COLUMNS)
+        writer.writeheader()
+        for row in self.rows(since):
+            writer.writerow({k: _csv_safe(row[k]) for k in COLUMNS})
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+        yield buffer.getvalue()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+def _csv_safe(value):
+    """Comments are reader-written: keep a spreadsheet from evaluating one as a formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+# ---------------------------------------------------------------------------------- HTTP ----
+
+
+class FeedbackRequest(BaseModel):
+    answer_id: uuid.UUID = Field(description="The `answer_id` of the answer being rated.")
+    rating: Literal["up", "down"]
+    comment: str | None = Field(None, max_length=COMMENT_MAX_CHARS)
+    source: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="Which client sent it: widget, slack, api…")
+
+
+class FeedbackOut(BaseModel):
+    id: int
+    answer_id: str
+    rating: Literal["up", "down"]
+    created_at: str
+
+
+router = APIRouter()
+
+
+@router.post("/v1/feedback", status_code=201, response_model=FeedbackOut, summary="Rate an answer (thumbs up/down)",
+             responses={code: {"model": ErrorResponse} for code in (400, 413, 422, 429)})
+async def post_feedback(body: FeedbackRequest, request: Request) -> FeedbackOut:
+    store: FeedbackStore = request.app.state.feedback
+    row = await run_in_threadpool(store.add, str(body.answer_id), body.rating, body.comment, body.source)
+    return FeedbackOut(id=row["id"], answer_id=row["answer_id"], rating=row["rating"],
+                       created_at=row["created_at"].isoformat())
+
+
+# ----------------------------------------------------------------------------------- CLI ----
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .settings import Settings
+
+    parser = argparse.ArgumentParser(prog="python -m service.feedback", description="Reader feedback on answers.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_export = sub.add_parser("export", help="write every rating as JSON lines or CSV")
+    p_export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    p_export.add_argument("--since", type=dt.datetime.fromisoformat, help="only ratings at or after this ISO date/time (UTC)")
+    p_export.add_argument("--output", type=Path, help="file to write (default: standard output)")
+    args = parser.parse_args(argv)
+
+    store = FeedbackStore(url_for(Settings()))
+    since = args.since.replace(tzinfo=args.since.tzinfo or dt.timezone.utc) if args.since else None
+    out = args.output.open("w", newline="", encoding="utf-8") if args.output else sys.stdout
+    try:
+        for chunk in store.export(args.format, since):
+            out.write(chunk)
+    finally:
+        if args.output:
+            out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
