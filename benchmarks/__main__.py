@@ -1,8 +1,10 @@
-"""`python -m benchmarks`: index build speed, /v1/ask latency (sequential and concurrent), service RSS.
+"""`python -m benchmarks`: index build speed, /v1/ask latency (sequential, concurrent, calculator
+route, time to first SSE event), the service's overhead before the first LLM token, and service RSS.
 
 Everything runs against the real corpus in a scratch data directory, through a real `python -m service`
 process over HTTP. Each latency figure is reported beside a baseline measured in the same run: the bare
 retrieval primitive (embed the question + one hybrid Qdrant query), so the cost the pipeline adds is visible.
+The LLM figure uses the tests' local OpenAI-compatible server, which answers instantly: what remains is ours.
 """
 from __future__ import annotations
 
@@ -19,6 +21,15 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' fake OpenAI-compatible server
+NUMERIC = [
+    "How much memory does Llama 3.1 70B need in fp8 with 32k context for 16 users?",
+    "How many tokens per second can Llama 3.1 8B decode on an H100?",
+    "How long does an all-reduce of 1 GB take across 8 GPUs on NVLink 4?",
+    "How many GPU-hours to train a 70B model on 15T tokens on H100s at 40% MFU?",
+    "What is the KV cache per token of Llama 3.1 70B in bf16?",
+    "What is the ridge point of an H200?",
+]
 QUESTIONS = [
     ("How big is the KV cache per token for Llama 3.1 8B?", "kv-cache"),
     ("Why is decode memory-bandwidth bound?", "llm-inference-economics"),
@@ -93,45 +104,101 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def bench_service(env: dict, n: int, concurrency: int, baseline: list[float]) -> None:
-    port = 18000 + os.getpid() % 1000
+def start_service(env: dict) -> tuple[subprocess.Popen, str]:
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
+                return proc, url
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise SystemExit("the service did not become ready")
+        time.sleep(0.2)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def timed_post(client: httpx.Client, body: dict) -> float:
+    start = time.perf_counter()
+    client.post("/v1/ask", json=body).raise_for_status()
+    return (time.perf_counter() - start) * 1000
+
+
+def first_event_ms(client: httpx.Client, body: dict) -> float:
+    """Time until the first SSE event (`meta`) has arrived; the rest of the stream is drained."""
+    start = time.perf_counter()
+    with client.stream("POST", "/v1/ask", json={**body, "stream": True}) as response:
+        lines = response.iter_lines()
+        while not next(lines).startswith("data:"):
+            pass
+        first = (time.perf_counter() - start) * 1000
+        for _ in lines:
+            pass
+    return first
+
+
+def bench_service(env: dict, n: int, concurrency: int, baseline: list[float]) -> None:
+    proc, url = start_service(env)
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    if client.get("/readyz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit("the service did not become ready")
-                time.sleep(0.2)
-
-            def ask(i: int) -> float:
-                question, article = QUESTIONS[i % len(QUESTIONS)]
-                start = time.perf_counter()
-                response = client.post("/v1/ask", json={"question": question, "article": article})
-                response.raise_for_status()
-                return (time.perf_counter() - start) * 1000
-
+            asks = [{"question": q, "article": a} for q, a in QUESTIONS]
+            numeric = [{"question": q} for q in NUMERIC]
             for i in range(20):  # warm-up
-                ask(i)
-            sequential = [ask(i) for i in range(n)]
+                timed_post(client, asks[i % len(asks)])
+            sequential = [timed_post(client, asks[i % len(asks)]) for i in range(n)]
             with ThreadPoolExecutor(concurrency) as pool:
                 start = time.perf_counter()
-                concurrent = list(pool.map(ask, range(n)))
+                concurrent = list(pool.map(lambda i: timed_post(client, asks[i % len(asks)]), range(n)))
                 wall = time.perf_counter() - start
+            calculator = [timed_post(client, numeric[i % len(numeric)]) for i in range(n)]
+            sse_retrieval = [first_event_ms(client, asks[i % len(asks)]) for i in range(n // 2)]
+            sse_calculator = [first_event_ms(client, numeric[i % len(numeric)]) for i in range(n // 2)]
         print(row("baseline: embed + 1 hybrid query", baseline))
         print(row("/v1/ask sequential (HTTP)", sequential, baseline))
         print(row(f"/v1/ask concurrency {concurrency} (HTTP)", concurrent, baseline) + f"   {n / wall:.1f} req/s")
+        print(row("/v1/ask calculator route (HTTP)", calculator))
+        print(row("first SSE event, retrieval route", sse_retrieval, baseline))
+        print(row("first SSE event, calculator route", sse_calculator))
         print(f"service RSS after warm-up              {rss_mb(proc.pid):7.0f} MB")
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def bench_llm_overhead(env: dict, n: int) -> None:
+    """Request sent → the LLM receives the chat request: the route, retrieval and prompt the service adds."""
+    from conftest import LiveServer
+    from fake_llm import FakeLLM
+
+    fake = FakeLLM()
+    with LiveServer(fake.app) as llm:
+        proc, url = start_service({**env, "LLM_BASE_URL": f"{llm.url}/v1", "LLM_MODEL": "bench"})
+        try:
+            overhead = []
+            with httpx.Client(base_url=url, timeout=30) as client:
+                for i in range(n + 5):
+                    question, article = QUESTIONS[i % 12]  # answerable ones, so the LLM is called
+                    sent = time.perf_counter()
+                    arrivals = len(fake.arrivals)
+                    client.post("/v1/ask", json={"question": question, "article": article}).raise_for_status()
+                    if len(fake.arrivals) > arrivals and i >= 5:
+                        overhead.append((fake.arrivals[arrivals] - sent) * 1000)
+            print(row("service overhead before the LLM call", overhead))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 def main() -> None:
@@ -140,12 +207,15 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        env = {**os.environ, "DATA_DIR": scratch, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        # rate limits off: the benchmark is one client sending thousands of requests on purpose
+        env = {**os.environ, "DATA_DIR": scratch, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+               "RATE_LIMIT_IP_PER_MINUTE": "0", "RATE_LIMIT_KEY_PER_MINUTE": "0"}
         env.pop("QDRANT_URL", None)
         print(f"# benchmarks on {os.cpu_count()} cores, corpus {env.get('CORPUS_DIR', ROOT / 'corpus')}")
         bench_build(env)
         baseline = bench_baseline(env, args.n)
         bench_service(env, args.n, args.concurrency, baseline)
+        bench_llm_overhead(env, min(args.n, 100))
 
 
 if __name__ == "__main__":

@@ -7,13 +7,12 @@ marker whose citation snippet contains that very sentence.
 """
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 
-from ingest.embedding import sparse_query
 from ingest.store import Hit
+
+from .terms import TermWeights, terms
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
@@ -73,53 +72,41 @@ def sentences(markdown: str) -> list[str]:
     return [s for s in out if _MIN_WORDS <= len(s.split()) <= _MAX_WORDS]
 
 
-def terms(text: str) -> frozenset[int]:
-    return frozenset(sparse_query(text).indices)
-
-
-class TermWeights:
-    """Inverse document frequency of stemmed terms over the corpus sections."""
-
-    def __init__(self, texts: list[str]):
-        df = Counter(t for text in texts for t in terms(text))
-        self.n = max(len(texts), 1)
-        self.idf = {t: math.log(1 + self.n / c) for t, c in df.items()}
-
-    def weight(self, term: int) -> float:
-        return self.idf.get(term, math.log(1 + self.n))
-
-
 class ExtractiveComposer:
     def __init__(self, weights: TermWeights, max_sentences: int = 3):
         self.weights = weights
         self.max_sentences = max_sentences
 
-    def compose(self, question: str, hits: list[Hit]) -> tuple[str, list[Citation]]:
-        chosen = self._choose(terms(question), hits)
-        citations: list[Citation] = []
+    def compose(self, question: str, hits: list[Hit], numbering: str = "compact") -> tuple[str, list[Citation]]:
+        """The answer with `[n]` markers and its citations.
+
+        `compact` numbers the cited passages 1, 2, 3… in order of use; `rank` uses the passage's
+        position in `hits` (1-based), matching the numbers an LLM was given for the same passages.
+        """
+        chosen = sorted(self._choose(terms(question), hits), key=lambda c: (c.hit_rank, c.position))
         numbers: dict[int, int] = {}
         quoted: dict[int, list[str]] = {}
         parts = []
-        for cand in sorted(chosen, key=lambda c: (c.hit_rank, c.position)):
+        for cand in chosen:
             if cand.hit_rank not in numbers:
-                numbers[cand.hit_rank] = len(numbers) + 1
+                numbers[cand.hit_rank] = len(numbers) + 1 if numbering == "compact" else cand.hit_rank + 1
                 quoted[cand.hit_rank] = []
             quoted[cand.hit_rank].append(cand.text)
             parts.append(f"{cand.text} [{numbers[cand.hit_rank]}]")
-        for rank, n in numbers.items():
-            p = hits[rank].payload
-            citations.append(Citation(n, p["doc_id"], p["kind"], p["title"], p["section"], p["anchor"], p["url"],
-                                      " … ".join(quoted[rank])))
+        citations = [citation_of(n, hits[rank], " … ".join(quoted[rank])) for rank, n in numbers.items()]
         return " ".join(parts), citations
 
+    def citations_by_rank(self, hits: list[Hit]) -> list[Citation]:
+        """Every passage as a citation numbered by rank, its first sentence as the snippet."""
+        return [citation_of(rank + 1, hit, (sentences(hit.payload["text"]) or [hit.payload["text"][:300]])[0])
+                for rank, hit in enumerate(hits)]
+
     def _choose(self, question_terms: frozenset[int], hits: list[Hit]) -> list[_Candidate]:
-        total = sum(self.weights.weight(t) for t in question_terms) or 1.0
         candidates = []
         for rank, hit in enumerate(hits):
             for position, text in enumerate(sentences(hit.payload["text"])):
                 cand = _Candidate(text, terms(text), rank, position)
-                coverage = sum(self.weights.weight(t) for t in question_terms & cand.terms) / total
-                cand.score = coverage + 0.5 * hit.dense_score - 0.02 * rank
+                cand.score = self.weights.coverage(question_terms, cand.terms) + 0.5 * hit.dense_score - 0.02 * rank
                 candidates.append(cand)
         candidates.sort(key=lambda c: c.score, reverse=True)
         chosen: list[_Candidate] = []
@@ -130,6 +117,11 @@ class ExtractiveComposer:
                 continue
             chosen.append(cand)
         return chosen
+
+
+def citation_of(n: int, hit: Hit, snippet: str) -> Citation:
+    p = hit.payload
+    return Citation(n, p["doc_id"], p["kind"], p["title"], p["section"], p["anchor"], p["url"], snippet)
 
 
 def _similar(a: frozenset[int], b: frozenset[int]) -> bool:

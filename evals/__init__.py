@@ -1,0 +1,1 @@
+"""Evaluation: golden datasets, metrics, reports and the release gate."""

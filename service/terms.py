@@ -1,0 +1,32 @@
+"""Stemmed terms (Qdrant's own BM25 tokenizer) and their rarity across the corpus.
+
+Shared by retrieval (does a passage contain what the question asks about?) and the extractive
+composer (which sentence covers the question best?).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from ingest.embedding import sparse_query
+
+
+def terms(text: str) -> frozenset[int]:
+    return frozenset(sparse_query(text).indices)
+
+
+class TermWeights:
+    """Inverse document frequency of stemmed terms over the corpus sections."""
+
+    def __init__(self, texts: list[str]):
+        df = Counter(t for text in texts for t in terms(text))
+        self.n = max(len(texts), 1)
+        self.idf = {t: math.log(1 + self.n / c) for t, c in df.items()}
+
+    def weight(self, term: int) -> float:
+        return self.idf.get(term, math.log(1 + self.n))
+
+    def coverage(self, question_terms: frozenset[int], text_terms: frozenset[int]) -> float:
+        """Share of the question's weight (rare terms count more) that the text contains."""
+        total = sum(self.weight(t) for t in question_terms)
+        return sum(self.weight(t) for t in question_terms & text_terms) / total if total else 0.0
