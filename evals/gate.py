@@ -1,0 +1,85 @@
+"""The release gate: absolute floors and ceilings, and the largest regression allowed against a baseline.
+
+`evals/gates.yaml` holds the numbers. A gate reads the report of one run (and the comparison with the
+baseline, when there is one) and returns one line per failed check; no line means the gate passed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .metrics import METRICS
+
+GATES_FILE = Path(__file__).parent / "gates.yaml"
+
+
+class GateConfigError(Exception):
+    pass
+
+
+@dataclass
+class Gates:
+    mode: str = "hybrid"
+    floors: dict[str, float] = field(default_factory=dict)
+    ceilings: dict[str, float] = field(default_factory=dict)
+    max_regression: dict[str, float] = field(default_factory=dict)
+    max_errors: int = 0
+    min_questions: int = 1
+
+    @classmethod
+    def load(cls, path: Path = GATES_FILE) -> "Gates":
+        try:
+            raw = yaml.safe_load(Path(path).read_text()) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise GateConfigError(f"cannot read gates file {path}: {exc}") from exc
+        unknown = set(raw) - {"mode", "floors", "ceilings", "max_regression", "max_errors", "min_questions"}
+        if unknown:
+            raise GateConfigError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
+        gates = cls(mode=raw.get("mode", "hybrid"), floors=dict(raw.get("floors") or {}),
+                    ceilings=dict(raw.get("ceilings") or {}), max_regression=dict(raw.get("max_regression") or {}),
+                    max_errors=int(raw.get("max_errors", 0)), min_questions=int(raw.get("min_questions", 1)))
+        for section in ("floors", "ceilings", "max_regression"):
+            for metric, value in getattr(gates, section).items():
+                if metric not in METRICS:
+                    raise GateConfigError(f"{path}: {section}: unknown metric '{metric}'")
+                if not isinstance(value, (int, float)):
+                    raise GateConfigError(f"{path}: {section}: {metric} must be a number")
+        return gates
+
+
+def check(report: dict, gates: Gates, comparison: dict | None = None) -> list[str]:
+    """One line per failed gate; an empty list means the release may ship."""
+    failures = []
+    mode = gates.mode if gates.mode in report["metrics"] else report["run"]["primary_mode"]
+    values = report["metrics"][mode]
+    questions = report["run"]["questions"]
+    if questions < gates.min_questions:
+        failures.append(f"only {questions} questions were asked; the gate needs at least {gates.min_questions}")
+    errors = sum(1 for r in report["questions"] if (r["modes"].get(mode) or {}).get("error"))
+    if errors > gates.max_errors:
+        failures.append(f"{errors} question(s) failed with an error in {mode} mode (at most {gates.max_errors} allowed)")
+    for metric, floor in gates.floors.items():
+        value = values.get(metric)
+        if value is None:
+            continue  # not measured in this run (e.g. no LLM judge): nothing to hold it to
+        if value < floor:
+            failures.append(f"{metric} = {value:.3f} is below the floor {floor:.3f} ({mode})")
+    for metric, ceiling in gates.ceilings.items():
+        value = values.get(metric)
+        if value is not None and value > ceiling:
+            failures.append(f"{metric} = {value:.1f} is above the ceiling {ceiling:.1f} ({mode})")
+    if comparison:
+        rows = {r["metric"]: r for r in comparison["metrics"].get(mode, [])}
+        shared = comparison["shared_questions"]
+        base = comparison["baseline"].get("release") or comparison["baseline"].get("path")
+        for metric, allowed in gates.max_regression.items():
+            row = rows.get(metric)
+            if not row or row["delta"] is None:
+                continue
+            drop = -row["delta"] if row["higher_is_better"] else row["delta"]
+            if drop > allowed + 1e-9:
+                failures.append(f"{metric} regressed by {drop:.3f} vs baseline {base} ({row['baseline']:.3f} → "
+                                f"{row['current']:.3f} on {shared} shared questions; at most {allowed:.3f} allowed)")
+    return failures
