@@ -1,7 +1,7 @@
 """All service settings in one pydantic-settings class (environment variables or `.env`)."""
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 
 from ingest.settings import IndexSettings
 
@@ -14,9 +14,32 @@ class Settings(IndexSettings):
     top_k: int = Field(6, ge=1, le=20, description="Passages retrieved per scope tier.")
     answer_sentences: int = Field(3, ge=1, le=8, description="Sentences in an extractive answer.")
     support_threshold: float = Field(
-        0.42, description="Minimum question–passage cosine for a passage to count as support (calibrated: see README)."
+        0.57, description="Minimum support (cosine + LEXICAL_WEIGHT × term coverage) for a passage to answer (calibrated: see README)."
     )
+    lexical_weight: float = Field(0.3, ge=0, le=1, description="Weight of question-term coverage in a passage's support.")
     scope_margin: float = Field(
         0.12, description="A narrower scope (the article) answers only if its best passage is within this of the best anywhere."
     )
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. http://localhost:8001/v1; unset = extractive answers.")
+    llm_model: str | None = Field(None, description="Model name sent to the endpoint (and shown as `generator`).")
+    llm_api_key: str | None = Field(None, repr=False)
+    llm_timeout_s: float = Field(20.0, gt=0, description="Deadline for the whole LLM answer; past it the reader gets the extractive answer.")
+    llm_max_tokens: int = Field(512, ge=16, le=8192)
     release_check_s: float = Field(2.0, description="How often the service looks for a newly promoted index release.")
+    # --- production: protection, feedback, logs (service/production.py wires these) ---
+    admin_key: SecretStr | None = Field(None, description="X-Admin-Key for /v1/admin/*; unset = the admin endpoints do not exist (404).")
+    api_keys: list[SecretStr] = Field(default_factory=list, description="Known X-API-Key values (JSON list); a known key is rate-limited per key instead of per IP.")
+    rate_limit_ip_per_minute: int = Field(300, ge=0, description="Requests per minute to /v1/* per client IP without an API key; 0 = no limit.")
+    rate_limit_key_per_minute: int = Field(3000, ge=0, description="Requests per minute to /v1/* per API key; 0 = no limit.")
+    max_body_bytes: int = Field(64 * 1024, ge=1024, description="Largest request body accepted; larger is a 413.")
+    feedback_url: str | None = Field(None, description="SQLAlchemy URL of the feedback store; unset = SQLite (WAL) at DATA_DIR/feedback.sqlite3.")
+    log_json: bool = Field(True, description="One JSON object per log line (with request ids); false = plain text.")
+    log_level: str = "INFO"
+    # --- the Slack bot (service/slack/): POST /slack/events exists only when the signing secret and bot token are set ---
+    slack_bot_token: SecretStr | None = Field(None, description="Bot User OAuth Token (xoxb-…).")
+    slack_signing_secret: SecretStr | None = Field(None, description="Signing Secret: every request to /slack/events is verified with it.")
+    slack_app_token: SecretStr | None = Field(None, description="App-level token (xapp-…, scope connections:write) for `python -m service.slack --socket`.")
+    slack_api_base_url: str = Field("https://slack.com/api/", description="Slack Web API base URL (tests point it at a local fake).")
+    slack_rate_limit_per_minute: int = Field(20, ge=0, description="Questions per minute the bot answers per channel; 0 = no limit.")
+    torch_threads: int = Field(1, ge=1, description="Torch intra-op threads in `python -m service`: requests run in parallel, so 1 avoids oversubscribing the cores.")
+    worker_threads: int = Field(40, ge=1, le=1000, description="Threads that run request work (route, retrieve, compose); more than the cores only adds GIL contention.")
