@@ -77,3 +77,15 @@ def kv_total(c: ModelConfig, per_token: KvPerToken, context: int, batch: int) ->
         warnings.append(f"context {fmt_int(context)} exceeds the model's max_position_embeddings "
                      f"({fmt_int(c.max_position_embeddings)})")
     return KvTotal(total, step, notes, warnings)
+
+
+def record_kv_total(ws, c: ModelConfig, per_token: KvPerToken, context: int, batch: int) -> KvTotal:
+    """Add the KV-cache total to a worksheet: the quantity, its step, and its notes and warnings."""
+    kv = kv_total(c, per_token, context, batch)
+    ws.add("kv_cache_bytes", kv.bytes, "B")
+    ws.step(kv.step)
+    for note in kv.notes:
+        ws.assume(note)
+    for warning in kv.warnings:
+        ws.warn(warning)
+    return kv

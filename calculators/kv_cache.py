@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .inputs import KvCacheInputs, resolve_model
-from .kv import kv_per_token, kv_total
+from .kv import kv_per_token, record_kv_total
 from .result import Calculation, Worksheet
 
 
@@ -24,12 +24,6 @@ def kv_cache(inputs: KvCacheInputs) -> Calculation:
                   "not per head, so there is no factor 2")
     if not inputs.context:
         return ws.result("kv_bytes_per_token")
-    kv = kv_total(c, per_token, inputs.context, inputs.batch)
-    ws.add("kv_cache_bytes", kv.bytes, "B")
-    ws.step(kv.step)
-    for note in kv.notes:
-        ws.assume(note)
-    for warning in kv.warnings:
-        ws.warn(warning)
+    record_kv_total(ws, c, per_token, inputs.context, inputs.batch)
     ws.assume("every sequence holds its full context; paging and prefix sharing would lower this")
     return ws.result("kv_cache_bytes")

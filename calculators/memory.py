@@ -12,7 +12,7 @@ import math
 from .activations import activation_bytes
 from .fit import check_fit, min_gpus_even_split
 from .inputs import MemoryInputs, resolve_model
-from .kv import kv_per_token, kv_total
+from .kv import kv_per_token, record_kv_total
 from .registry import find_gpu
 from .result import Calculation, Worksheet
 from .units import fmt_bytes, fmt_int
@@ -53,14 +53,7 @@ def _inference(inputs: MemoryInputs, ws: Worksheet, model) -> Calculation:
             per_token = kv_per_token(model.config, inputs.kv_precision)
             ws.add("kv_bytes_per_token", per_token.bytes, "B", per_token.display)
             ws.step(per_token.step)
-            kv = kv_total(model.config, per_token, inputs.context, inputs.batch)
-            ws.add("kv_cache_bytes", kv.bytes, "B")
-            ws.step(kv.step)
-            for note in kv.notes:
-                ws.assume(note)
-            for warning in kv.warnings:
-                ws.warn(warning)
-            total += kv.bytes
+            total += record_kv_total(ws, model.config, per_token, inputs.context, inputs.batch).bytes
             ws.step(f"total = weights + KV cache = {fmt_int(total)} B = {fmt_bytes(total)}")
     ws.add("total_bytes", total, "B")
     ws.assume("inference memory = weights + KV cache; activations of a forward pass and runtime "

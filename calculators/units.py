@@ -148,32 +148,33 @@ def to_number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
+def _unit_match(text, pattern: re.Pattern, what: str, example: str) -> re.Match | float:
+    """The unit pattern's match, or the plain number (already in base units). Raises ValueError."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    if not isinstance(text, str):  # a JSON object or list: a clear 422, not an AttributeError (500)
+        raise ValueError(f"not a {what}: {text!r}")
+    m = pattern.fullmatch(text.strip())
+    if m:
+        return m
+    try:
+        return to_number(text.strip())
+    except ValueError:
+        raise ValueError(f"not a {what}: {text!r} (try {example})") from None
+
+
 def parse_size(text: str | int | float) -> int:
     """'4 GiB' -> 4294967296; '1 GB' -> 10^9; plain numbers are bytes. Raises ValueError."""
-    if isinstance(text, (int, float)):
-        return int(text)
-    if not isinstance(text, str):  # a JSON object or list: a clear 422, not an AttributeError (500)
-        raise ValueError(f"not a size: {text!r}")
-    m = SIZE_RE.fullmatch(text.strip())
-    if not m:
-        try:
-            return int(to_number(text.strip()))
-        except ValueError:
-            raise ValueError(f"not a size: {text!r} (try '1 GB', '4 GiB', '500MB')") from None
+    m = _unit_match(text, SIZE_RE, "size", "'1 GB', '4 GiB', '500MB'")
+    if isinstance(m, float):
+        return int(m)
     return int(round(to_number(m.group(1)) * _SIZE_UNITS[m.group(2).lower()]))
 
 
 def parse_bandwidth(text: str | int | float) -> float:
     """'400 Gb/s' -> 5e10 B/s; '50 GB/s' -> 5e10 B/s; plain numbers are B/s. Raises ValueError."""
-    if isinstance(text, (int, float)):
-        return float(text)
-    if not isinstance(text, str):  # a JSON object or list: a clear 422, not an AttributeError (500)
-        raise ValueError(f"not a bandwidth: {text!r}")
-    m = BANDWIDTH_RE.fullmatch(text.strip())
-    if not m:
-        try:
-            return to_number(text.strip())
-        except ValueError:
-            raise ValueError(f"not a bandwidth: {text!r} (try '400 Gb/s', '50 GB/s')") from None
+    m = _unit_match(text, BANDWIDTH_RE, "bandwidth", "'400 Gb/s', '50 GB/s'")
+    if isinstance(m, float):
+        return m
     value = to_number(m.group(1)) * _RATE_PREFIX[m.group(2)]
     return value / 8 if m.group(3) in (None, "b", "bit") else value
