@@ -28,7 +28,9 @@ def calculation_answer(calc: Calculation, assumed: list[str], formula_page: tupl
     """Result first, then what was assumed and warned, then where the formula is explained."""
     words = _QUANTITY_WORDS.get(calc.primary.name, calc.primary.name.replace("_", " "))
     lines = [f"**{words[:1].upper() + words[1:]}: {calc.primary.display}** (worked steps below)."]
-    others = [q for q in calc.quantities if q.name != calc.primary.name and q.name in _QUANTITY_WORDS][:3]
+    # "memory left free −61.1 GB" reads badly: when it does not fit, the warning below says so instead
+    others = [q for q in calc.quantities if q.name != calc.primary.name and q.name in _QUANTITY_WORDS
+              and not (q.name == "free_bytes" and (q.value or 0) < 0)][:3]
     if others:
         lines.append("Also: " + "; ".join(f"{_QUANTITY_WORDS[q.name]} {q.display}" for q in others) + ".")
     if assumed:
