@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ingest.corpus import Corpus, load_corpus
@@ -58,13 +59,15 @@ class Catalogue:
     def load(cls, corpus_dir: Path) -> "Catalogue":
         return cls(load_corpus(corpus_dir))
 
+    @cached_property
+    def _linked(self) -> dict[str, Scope]:
+        concepts, sources = self.corpus.ids("concept"), self.corpus.ids("source")
+        return {a.id: {"concept": sorted(set(a.concepts) & concepts), "source": sorted(set(a.sources) & sources)}
+                for a in self.articles.values()}
+
     def linked(self, article_id: str) -> Scope:
         """The second retrieval tier: the concept and source pages an article links to (that exist)."""
-        article = self.articles[article_id]
-        return {
-            "concept": sorted(set(article.concepts) & self.corpus.ids("concept")),
-            "source": sorted(set(article.sources) & self.corpus.ids("source")),
-        }
+        return self._linked[article_id]
 
     def concept(self, concept_id: str) -> tuple[str, str] | None:
         """(title, url) of a concept page, if it exists."""

@@ -8,6 +8,7 @@ marker whose citation snippet contains that very sentence.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from ingest.store import Hit
@@ -46,7 +47,8 @@ def clean(text: str) -> str:
     return _MD_MARK.sub("", _MD_LINK.sub(r"\1", text)).strip()
 
 
-def sentences(markdown: str) -> list[str]:
+@lru_cache(maxsize=16384)
+def sentences(markdown: str) -> tuple[str, ...]:
     """Prose sentences of a passage; code blocks, tables and headings are not answer material."""
     out, in_fence, paragraph = [], False, []
 
@@ -69,7 +71,7 @@ def sentences(markdown: str) -> list[str]:
             stripped = _LIST_MARK.sub("", line).strip()
         paragraph.append(stripped)
     flush()
-    return [s for s in out if _MIN_WORDS <= len(s.split()) <= _MAX_WORDS]
+    return tuple(s for s in out if _MIN_WORDS <= len(s.split()) <= _MAX_WORDS)
 
 
 class ExtractiveComposer:

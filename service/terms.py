@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 
 from ingest.embedding import sparse_query
 
 
+@lru_cache(maxsize=65536)  # passages and their sentences recur across questions: tokenize each once
 def terms(text: str) -> frozenset[int]:
     return frozenset(sparse_query(text).indices)
 
