@@ -271,3 +271,20 @@ def test_a_deployed_service_is_evaluated_over_http(live_server, built, tmp_path,
     assert report["run"]["modes"] == ["hybrid"] and report["run"]["target"] == live_server.url
     assert report["run"]["release"]  # from /readyz
     assert report["metrics"]["hybrid"]["route_accuracy"] is not None
+
+
+@pytest.mark.parametrize("verdict, expected", [(1, 1.0), (0, 0.0)])
+def test_llm_judged_metrics_run_against_an_openai_compatible_judge(built, verdict, expected):
+    from conftest import LiveServer
+    from evals.metrics import JudgeConfig
+    from fake_judge import FakeJudge
+
+    judge = FakeJudge(verdict)
+    with LiveServer(judge.app) as server:
+        report = evaluate(_options(built, modes=("hybrid",), limit=3,
+                                   judge=JudgeConfig(f"{server.url}/v1", "judge-model", "not-needed")))
+    values = report["metrics"]["hybrid"]
+    assert {"statements", "nli", "relevance", "context"} <= set(judge.steps) and "unknown" not in judge.steps
+    assert values["faithfulness"] == pytest.approx(expected)
+    assert values["llm_context_precision"] == pytest.approx(expected, abs=1e-6)
+    assert values["response_relevancy"] is not None and 0.0 <= values["response_relevancy"] <= 1.0
