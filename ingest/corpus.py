@@ -54,6 +54,7 @@ class Document:
     sections: list[Section]
     body_start: int  # first line after the front matter
     body: str = ""
+    content_hash: str = ""  # sha256 of the file as read, for the build's input fingerprint
 
     @property
     def id(self) -> str:
@@ -74,10 +75,6 @@ class Document:
         value = self.meta.get(key) or []
         return [str(v) for v in value] if isinstance(value, list) else []
 
-    @property
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.path.read_bytes()).hexdigest()
-
 
 @dataclass
 class Corpus:
@@ -91,13 +88,18 @@ class Corpus:
     def of_kind(self, kind: str) -> list[Document]:
         return [d for d in self.documents if d.kind == kind]
 
+    def document(self, kind: str, doc_id: str) -> Document | None:
+        """The document of this kind with this id (ids are unique within a kind)."""
+        return next((d for d in self.documents if d.kind == kind and d.id == doc_id), None)
+
     def url(self, doc: Document, anchor: str = "") -> str:
         path = f"{self.base_url}/{KIND_DIRS.get(doc.kind, doc.kind)}/{doc.id}"
         return f"{path}#{anchor}" if anchor else path
 
 
 def parse_document(path: Path) -> Document:
-    lines = path.read_text(encoding="utf-8").splitlines()
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         raise CorpusError(path, 1, "missing YAML front matter (the file must start with '---')")
     try:
@@ -124,6 +126,7 @@ def parse_document(path: Path) -> Document:
         sections=_split_sections(body_lines, first_line=end + 2),
         body_start=end + 2,
         body="\n".join(body_lines),
+        content_hash=hashlib.sha256(text.encode()).hexdigest(),
     )
 
 

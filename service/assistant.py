@@ -10,7 +10,6 @@ import asyncio
 import logging
 import time
 import uuid
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import AsyncIterator
@@ -68,7 +67,6 @@ class Assistant:
         self.composer = ExtractiveComposer(weights, settings.answer_sentences)
         self.llm = (ChatClient(settings.llm_base_url, settings.llm_model or "default", settings.llm_api_key,
                                settings.llm_timeout_s, settings.llm_max_tokens) if settings.llm_base_url else None)
-        self.llm_fallbacks: Counter[str] = Counter()  # reason → count (exported as a metric)
 
     # ---- route and retrieve ------------------------------------------------------------------
 
@@ -86,7 +84,6 @@ class Assistant:
             try:
                 return await self.llm.complete(condense_messages(request.question, history)) or request.question
             except LLMFailure as failure:
-                self.llm_fallbacks[f"condense: {failure.reason}"] += 1
                 metrics.record_llm_fallback(f"condense: {failure.reason}")
         return standalone_question(request.question, request.history)
 
@@ -208,7 +205,6 @@ class Assistant:
             yield "result", {"answer": shown.strip(), "citations": citations_for(shown, prepared.hits),
                              "generator": self.llm.model}
             return
-        self.llm_fallbacks[failure] += 1
         log.warning("llm fallback: %s", failure)
         metrics.record_llm_fallback(failure)
         extractive, citations = self.composer.compose(prepared.question, prepared.hits, numbering="rank")

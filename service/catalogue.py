@@ -71,7 +71,7 @@ class Catalogue:
 
     def concept(self, concept_id: str) -> tuple[str, str] | None:
         """(title, url) of a concept page, if it exists."""
-        doc = next((d for d in self.corpus.of_kind("concept") if d.id == concept_id), None)
+        doc = self.corpus.document("concept", concept_id)
         return (doc.title, self.corpus.url(doc)) if doc else None
 
     def texts(self) -> list[str]:

@@ -72,7 +72,7 @@ def _catalogue(request: Request) -> Catalogue:
 
 def article_page(catalogue: Catalogue, article_id: str) -> str:
     info = catalogue.articles[article_id]
-    doc = next(d for d in catalogue.corpus.of_kind("article") if d.id == article_id)
+    doc = catalogue.corpus.document("article", article_id)
     widget = (f'<ask-article article="{escape(article_id)}"></ask-article>\n'
               '<noscript><p>The ask box needs JavaScript.</p></noscript>')
     parts, placed = [], False
