@@ -14,6 +14,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     TRANSFORMERS_OFFLINE=1 \
     CORPUS_DIR=/app/corpus \
     DATA_DIR=/data \
+    MODEL_CACHE_DIR=/opt/models \
     HOST=0.0.0.0 \
     PORT=8000
 
@@ -31,8 +32,12 @@ COPY ingest ./ingest
 COPY service ./service
 COPY calculators ./calculators
 COPY evals ./evals
+# The model's ONNX export (what embeds questions, see ingest/onnx_encoder.py) is made and checked here, so a
+# container starts without loading PyTorch; the build fails if the export does not reproduce the model.
 RUN pip install ".[postgres]" \
- && python -c "from ingest.settings import default_model_path; from sentence_transformers import SentenceTransformer; SentenceTransformer(default_model_path()).encode('ok')"
+ && python -c "from ingest.settings import default_model_path; from sentence_transformers import SentenceTransformer; SentenceTransformer(default_model_path()).encode('ok')" \
+ && python -c "from service.settings import Settings; assert Settings().embedder().query_backend == 'onnx', 'ONNX export failed'" \
+ && chmod -R a+rX /opt/models
 
 COPY corpus ./corpus
 

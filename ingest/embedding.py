@@ -25,15 +25,26 @@ def sparse_query(text: str) -> qdrant_edge.SparseVector:
 
 
 class Embedder:
-    """Wraps the sentence-transformers model; loads lazily so a no-op rebuild never pays for it."""
+    """Wraps the sentence-transformers model; loads lazily so a no-op rebuild never pays for it.
 
-    def __init__(self, model: str):
+    Passages (`encode`) always go through sentence-transformers. Questions (`encode_queries`) do too,
+    unless `onnx_cache` names a directory: then they run on the model's ONNX export (see onnx_encoder.py),
+    which the service uses so that embedding releases the GIL. `threads` caps the model's intra-op threads
+    (None: the library default, all cores, which suits a build).
+    """
+
+    def __init__(self, model: str, threads: int | None = None, onnx_cache: Path | None = None):
         self.model_name = model
+        self.threads = threads
+        self.onnx_cache = onnx_cache
 
     @cached_property
     def model(self):
+        import torch
         from sentence_transformers import SentenceTransformer
 
+        if self.threads:
+            torch.set_num_threads(self.threads)
         return SentenceTransformer(self.model_name, device="cpu", local_files_only=True)
 
     @cached_property
@@ -80,5 +91,22 @@ class Embedder:
             texts, batch_size=32, normalize_embeddings=True, show_progress_bar=progress, convert_to_numpy=True
         )
 
+    @cached_property
+    def _query_encoder(self):
+        if self.onnx_cache is not None:
+            from .onnx_encoder import load_or_export
+
+            onnx = load_or_export(self, self.onnx_cache, self.threads or 1)
+            if onnx is not None:
+                return onnx.encode
+        return self.encode
+
+    @property
+    def query_backend(self) -> str:
+        return "torch" if self._query_encoder == self.encode else "onnx"
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return self._query_encoder(texts)
+
     def encode_query(self, text: str) -> np.ndarray:
-        return self.model.encode(text, normalize_embeddings=True, convert_to_numpy=True)
+        return self.encode_queries([text])[0]

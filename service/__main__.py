@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 
-import torch
 import uvicorn
 
 from . import logs
@@ -18,7 +17,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=settings.port)
     args = parser.parse_args(argv)
     logs.configure(settings)  # JSON lines with request ids, secrets scrubbed; uvicorn's loggers included
-    torch.set_num_threads(settings.torch_threads)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_config=None, access_log=False)
 
 

@@ -10,7 +10,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from fastapi.middleware.cors import CORSMiddleware
 
-from ingest.embedding import Embedder
 from ingest.search import Searcher
 from ingest.store import IndexStore, StoreError, open_store
 
@@ -36,8 +35,8 @@ def create_app(settings: Settings | None = None, store: IndexStore | None = None
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # Load the model and the index once, not per request; warm the model so the first reader isn't slow.
-        embedder = Embedder(settings.embedding_model)
-        embedder.encode_query("warm-up")
+        embedder = settings.embedder()
+        embedder.encode_query("warm-up")  # also exports the model to ONNX on a first start (a few seconds, once)
         searcher = Searcher(store or open_store(settings), BatchingEmbedder(embedder), settings.release_check_s,
                             settings.index_release)  # concurrent questions share one forward pass
         try:

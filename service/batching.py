@@ -1,7 +1,7 @@
 """Micro-batching of question embeddings: concurrent requests share one forward pass of the model.
 
-On a CPU, encoding 16 questions together costs about as much as encoding 4 one by one, so under load
-`BatchingEmbedder` turns the embedding step from the bottleneck into a small cost. There is no timer:
+On a CPU a batch is cheaper per question than one-by-one (ONNX Runtime on this box: 3.2 ms per question
+in a batch of 8, 4.6 ms alone), so under load `BatchingEmbedder` keeps the embedding step a small cost. There is no timer:
 one worker thread encodes whatever questions are waiting, and those that arrive meanwhile form the next
 batch — an idle service answers one question with no added delay.
 """
@@ -57,10 +57,7 @@ class BatchingEmbedder:
 
     def _encode(self, work: list[tuple[str, Future]]) -> None:
         try:
-            if len(work) == 1:
-                vectors = [self._embedder.encode_query(work[0][0])]
-            else:
-                vectors = self._embedder.encode([text for text, _ in work])
+            vectors = self._embedder.encode_queries([text for text, _ in work])
         except BaseException as exc:  # every waiting request gets the error, none hangs
             for _, future in work:
                 future.set_exception(exc)

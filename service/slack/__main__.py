@@ -50,9 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m service.slack --socket: set {' and '.join(missing)} (see README, 'Slack bot')", file=sys.stderr)
         return 2
     logs.configure(settings)  # JSON lines, tokens scrubbed
-    import torch  # imported here so that `--help` stays quick
 
-    torch.set_num_threads(settings.torch_threads)
     try:
         asyncio.run(serve(settings))
     except KeyboardInterrupt:
