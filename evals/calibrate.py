@@ -16,14 +16,13 @@ DEV_SET = Path(__file__).parent / "datasets" / "no_answer_dev.yaml"
 
 
 def best_support(settings, items: list[dict]) -> list[float]:
-    from ingest.embedding import Embedder
     from ingest.search import Searcher
     from ingest.store import open_store
     from service.catalogue import Catalogue
     from service.retrieval import Retriever
     from service.terms import TermWeights
 
-    searcher = Searcher(open_store(settings), Embedder(settings.embedding_model))
+    searcher = Searcher(open_store(settings), settings.embedder())  # questions embedded as the service does
     catalogue = Catalogue.load(settings.corpus_dir)
     retriever = Retriever(searcher, catalogue, TermWeights(catalogue.texts()), settings.top_k,
                           threshold=float("inf"), margin=0.0, lexical_weight=settings.lexical_weight)
