@@ -16,7 +16,7 @@ export RAGAS_DO_NOT_TRACK := true
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,postgres]'  # postgres: the feedback store's tests run on a real server too
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -43,6 +43,19 @@ def model_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """A real PostgreSQL server for the session (tests/pg_server.py); skipped where none is installed,
+    except under .ci/run, which installs one and makes its absence a failure."""
+    from pg_server import REQUIRED_ENV, PostgresServer, binaries
+
+    if binaries() is None and not os.environ.get(REQUIRED_ENV):
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    server = PostgresServer(free_port()).start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Settings:
     """A session-wide index built once from the fixture corpus (read-only for tests)."""
     settings = make_settings(tmp_path_factory.mktemp("index"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from service.app import create_app
 from service.feedback import FeedbackStore, default_url
@@ -22,8 +22,22 @@ ROOT = Path(__file__).parent.parent
 ADMIN_KEY = "adm-feedback-0a1b2c"
 
 
-def test_a_reader_rates_an_answer_through_the_api(built, tmp_path):
-    settings = type(built)(**{**built.model_dump(), "feedback_url": default_url(tmp_path), "admin_key": ADMIN_KEY})
+@pytest.fixture(params=["sqlite", "postgresql"])
+def feedback_url(request, tmp_path) -> str:
+    """The default SQLite file, or a fresh database on a real PostgreSQL server (the production option)."""
+    if request.param == "sqlite":
+        return default_url(tmp_path)
+    server = request.getfixturevalue("postgres_url")
+    database = f"feedback_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(server, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {database}"))
+    engine.dispose()
+    return f"{server.rsplit('/', 1)[0]}/{database}"
+
+
+def test_a_reader_rates_an_answer_through_the_api(built, feedback_url):
+    settings = type(built)(**{**built.model_dump(), "feedback_url": feedback_url, "admin_key": ADMIN_KEY})
     with TestClient(create_app(settings)) as client:
         answer = client.post("/v1/ask", json={"question": "What is the KV cache?", "article": "kv-cache"}).json()
         response = client.post("/v1/feedback", json={"answer_id": answer["answer_id"], "rating": "up",
@@ -63,9 +77,9 @@ def test_sqlite_runs_in_wal_mode(tmp_path):
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
 
 
-def test_a_hundred_parallel_writers_lose_nothing(tmp_path):
+def test_a_hundred_parallel_writers_lose_nothing(feedback_url):
     """100 writers at once, each with its own engine (as separate api workers would be), 5 ratings each."""
-    url = default_url(tmp_path)
+    url = feedback_url
     FeedbackStore(url).count()  # create the schema once, as the first request would
     start = threading.Barrier(100)
     errors: list[BaseException] = []
@@ -93,13 +107,15 @@ def test_a_hundred_parallel_writers_lose_nothing(tmp_path):
     assert {r["answer_id"] for r in rows} == set(answer_ids)
 
 
-def test_export_command_writes_jsonl_and_csv(tmp_path):
-    store = FeedbackStore(default_url(tmp_path))
+def test_export_command_writes_jsonl_and_csv(tmp_path, feedback_url):
+    store = FeedbackStore(feedback_url)
     ids = [str(uuid.uuid4()) for _ in range(3)]
     for answer_id in ids:
         store.add(answer_id, "up", "=HYPERLINK(\"http://x\")")
     env = {**os.environ, "DATA_DIR": str(tmp_path)}
-    env.pop("FEEDBACK_URL", None)
+    env.pop("FEEDBACK_URL", None)  # SQLite: the default file under DATA_DIR
+    if not feedback_url.startswith("sqlite"):
+        env["FEEDBACK_URL"] = feedback_url
     out = subprocess.run([sys.executable, "-m", "service.feedback", "export"], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True)
     assert [json.loads(line)["answer_id"] for line in out.stdout.splitlines()] == ids
