@@ -79,15 +79,15 @@ def bench_build(env: dict) -> None:
 
 
 def bench_baseline(env: dict, n: int) -> list[float]:
-    """The bare primitive: embed + one hybrid query, in-process, no HTTP and no composition."""
+    """The bare primitive: embed + one hybrid query, in-process, no HTTP and no composition (questions
+    embedded the way the service embeds them)."""
     os.environ.update(env)
-    from ingest.embedding import Embedder
     from ingest.search import Searcher
-    from ingest.settings import IndexSettings
     from ingest.store import open_store
+    from service.settings import Settings
 
-    settings = IndexSettings()
-    searcher = Searcher(open_store(settings), Embedder(settings.embedding_model))
+    settings = Settings()
+    searcher = Searcher(open_store(settings), settings.embedder())
     searcher.search(searcher.query("warm-up"))
     times = []
     for i in range(n):
