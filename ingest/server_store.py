@@ -18,7 +18,7 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException, ResponseHandlingException, UnexpectedResponse
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_after_delay, wait_exponential_jitter
 
-from .store import DENSE, MODES, RRF_K, SPARSE, Hit, Scope, StoreError, _PREFETCH, dense_scores, point_id
+from .store import DENSE, MODES, RRF_K, SPARSE, TIE_SLACK, Hit, Scope, StoreError, _PREFETCH, point_id, ranked_hits
 
 _SHARDS_ENV = "QDRANT_SHARDS"
 _REPLICAS_ENV = "QDRANT_REPLICATION_FACTOR"
@@ -178,7 +178,7 @@ class ServerReader:
         assert mode in MODES
         flt = _server_filter(scope)
         dense_q, sparse_q = dense.tolist(), _sparse(sparse)
-        common = dict(limit=limit, with_payload=True, with_vectors=[DENSE], query_filter=flt)
+        common = dict(limit=limit + TIE_SLACK, with_payload=True, with_vectors=[DENSE], query_filter=flt)
         if mode == "hybrid":
             result = self.client.query_points(
                 self.name,
@@ -188,9 +188,7 @@ class ServerReader:
         else:
             result = self.client.query_points(self.name, query=dense_q if mode == "dense" else sparse_q,
                                               using=DENSE if mode == "dense" else SPARSE, **common)
-        points = result.points
-        cosines = dense_scores(dense, (p.vector[DENSE] for p in points))
-        return [Hit(dict(p.payload), float(p.score), c) for p, c in zip(points, cosines)]
+        return ranked_hits(result.points, dense, limit)
 
     def count(self) -> int:
         return self.client.count(self.name, exact=True).count

@@ -87,6 +87,20 @@ def dense_scores(query: np.ndarray, vectors: Iterable[list[float]]) -> list[floa
     return (matrix @ query.astype(np.float32)).tolist() if len(matrix) else []
 
 
+# Reciprocal rank fusion gives equal scores to passages with mirrored ranks (1st dense + 3rd sparse, 3rd
+# dense + 1st sparse), and Qdrant leaves such ties in an order that changes from one process to the next:
+# the same question could cite different passages after a restart, and evals moved by ±0.005 MRR between
+# identical runs. So a few more points than needed are fetched and ties are broken by cosine, then id.
+TIE_SLACK = 4
+
+
+def ranked_hits(points, query: np.ndarray, limit: int) -> list[Hit]:
+    """Hits in a reproducible order: fused score, then cosine to the question, then point id."""
+    cosines = dense_scores(query, (p.vector[DENSE] for p in points))
+    ranked = sorted(zip(points, cosines), key=lambda pc: (-pc[0].score, -pc[1], str(pc[0].id)))
+    return [Hit(dict(p.payload), float(p.score), c) for p, c in ranked[:limit]]
+
+
 # ---------------------------------------------------------------- Qdrant Edge (embedded) ----
 
 
@@ -203,17 +217,16 @@ class EdgeReader:
         sparse_query = edge.Query.Nearest(sparse, using=SPARSE)
         if mode == "hybrid":
             request = edge.QueryRequest(
-                limit=limit,
+                limit=limit + TIE_SLACK,
                 prefetches=[edge.Prefetch(limit=_PREFETCH, query=dense_query, filter=flt),
                             edge.Prefetch(limit=_PREFETCH, query=sparse_query, filter=flt)],
                 query=edge.Fusion.Rrf(k=RRF_K), filter=flt, with_payload=True, with_vector=[DENSE],
             )
         else:
             query = dense_query if mode == "dense" else sparse_query
-            request = edge.QueryRequest(limit=limit, query=query, filter=flt, with_payload=True, with_vector=[DENSE])
-        points = self.shard.query(request)
-        cosines = dense_scores(dense, (p.vector[DENSE] for p in points))
-        return [Hit(dict(p.payload), float(p.score), c) for p, c in zip(points, cosines)]
+            request = edge.QueryRequest(limit=limit + TIE_SLACK, query=query, filter=flt, with_payload=True,
+                                        with_vector=[DENSE])
+        return ranked_hits(self.shard.query(request), dense, limit)
 
     def count(self) -> int:
         return self.shard.count(edge.CountRequest())

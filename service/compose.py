@@ -20,6 +20,10 @@ _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _MD_MARK = re.compile(r"[*_`]{1,3}")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _MIN_WORDS, _MAX_WORDS = 5, 70
+# An article's reference list names where facts come from, not the facts: its entries answer a question
+# about sources, but would crowd real sentences out of an answer. They count for half.
+_REFERENCE_SECTIONS = frozenset({"sources", "references", "further reading"})
+_REFERENCE_DISCOUNT = 0.5
 
 
 @dataclass
@@ -106,9 +110,12 @@ class ExtractiveComposer:
     def _choose(self, question_terms: frozenset[int], hits: list[Hit]) -> list[_Candidate]:
         candidates = []
         for rank, hit in enumerate(hits):
+            discount = _REFERENCE_DISCOUNT if hit.payload["section"].strip().lower() in _REFERENCE_SECTIONS else 1.0
             for position, text in enumerate(sentences(hit.payload["text"])):
+                if text.endswith(":"):  # it introduces a list the answer would not carry
+                    continue
                 cand = _Candidate(text, terms(text), rank, position)
-                cand.score = self.weights.coverage(question_terms, cand.terms) + 0.5 * hit.dense_score - 0.02 * rank
+                cand.score = discount * (self.weights.coverage(question_terms, cand.terms) + 0.5 * hit.dense_score) - 0.02 * rank
                 candidates.append(cand)
         candidates.sort(key=lambda c: c.score, reverse=True)
         chosen: list[_Candidate] = []

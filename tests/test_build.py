@@ -117,3 +117,24 @@ def test_server_backend_builds_promotes_by_alias_and_rebuilds_incrementally(tmp_
         body = ask(client, "Give a worked example of sizing the cache for sixteen users on Llama 3.1 70B")
         assert body["route"] == "retrieval"
         assert body["citations"][0]["url"].endswith("/concepts/kv-cache-sizing#a-worked-example")
+
+
+def test_tied_fused_scores_come_back_in_one_order_whatever_order_qdrant_used():
+    """RRF ties (mirrored dense/sparse ranks) are ordered by cosine, then id: the same question cites
+    the same passages after a restart, and evals are reproducible."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from ingest.store import DENSE, ranked_hits
+
+    question = np.array([1.0, 0.0], dtype=np.float32)
+
+    def point(pid: str, score: float, vector: list[float]):
+        return SimpleNamespace(id=pid, score=score, vector={DENSE: vector}, payload={"doc_id": pid})
+
+    points = [point("a", 0.032, [0.6, 0.8]), point("b", 0.032, [0.8, 0.6]), point("c", 0.032, [0.8, 0.6]),
+              point("d", 0.033, [0.0, 1.0]), point("e", 0.010, [1.0, 0.0])]
+    orders = [ranked_hits(list(p), question, limit=3) for p in (points, points[::-1], points[2:] + points[:2])]
+    ids = [[h.payload["doc_id"] for h in hits] for hits in orders]
+    assert ids[0] == ids[1] == ids[2] == ["d", "b", "c"]  # best fused score, then the closer of the tied, then id
