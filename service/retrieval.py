@@ -46,13 +46,27 @@ class Retriever:
 
     def retrieve(self, query: Query, article: str | None, mode: str = "hybrid") -> Retrieved:
         question_terms = terms(query.text)
-        results = []
-        for scope, where in self.tiers(article):
+
+        def search(where: Scope | None) -> tuple[list[Hit], float]:
             hits = self.searcher.search(query, where, self.top_k, mode)
-            results.append((scope, hits, max((self.support(question_terms, h) for h in hits), default=0.0)))
-        best = max(support for _, _, support in results)
-        for scope, hits, support in results:
-            # A narrower tier wins if it supports the question nearly as well as the best page anywhere.
-            if support >= self.threshold and support >= best - self.margin:
+            return hits, max((self.support(question_terms, h) for h in hits), default=0.0)
+
+        # The whole site is searched first: its best passage sets the bar ("the best anywhere") a narrower
+        # tier is held to. The narrower tiers follow, narrowest first, and only until one wins, so a
+        # question its article answers costs two Qdrant queries rather than three.
+        *narrower, (_, everywhere) = self.tiers(article)
+        site_hits, site_support = search(everywhere)
+        best, closest = site_support, None
+        for scope, where in narrower:
+            hits, support = search(where)
+            best = max(best, support)
+            closest = hits if closest is None else closest  # the narrowest tier's: suggestions if none wins
+            if self.wins(support, best):
                 return Retrieved(hits, scope, True, best)
-        return Retrieved(results[0][1], None, False, best)
+        if self.wins(site_support, best):
+            return Retrieved(site_hits, "site", True, best)
+        return Retrieved(site_hits if closest is None else closest, None, False, best)
+
+    def wins(self, support: float, best: float) -> bool:
+        """A tier answers if it clears the threshold and is nearly as good as the best page anywhere."""
+        return support >= self.threshold and support >= best - self.margin
