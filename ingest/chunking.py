@@ -6,6 +6,7 @@ reads at most 256 of them and silently drops the rest: a chunk sized in characte
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import asdict, dataclass
 
 from llama_index.core.node_parser import SentenceSplitter
@@ -17,7 +18,8 @@ _SAFETY_TOKENS = 8  # the splitter re-joins pieces with separators; leave room f
 # The section where the ask widget lives tells readers what to ask; it answers nothing itself.
 _NOT_INDEXED = {"ask-about-this-article"}
 # Bump when chunking changes in a way that changes chunks: it is part of the build's input fingerprint.
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2  # 2: a code block split across chunks is re-fenced in each
+_FENCE = re.compile(r"^\s*(```|~~~)(.*)$", re.M)
 
 
 @dataclass
@@ -67,7 +69,7 @@ class _Chunker:
                 continue
             probe = Chunk(doc.id, doc.kind, doc.title, section.heading, section.anchor, "", "", 0, "")
             budget = self.embedder.max_tokens - self.embedder.count_tokens(probe.embed_text) - _SAFETY_TOKENS
-            for text in self._split(section.text, budget):
+            for text in refence(section.text, self._split(section.text, budget)):
                 chunk = Chunk(
                     doc_id=doc.id,
                     kind=doc.kind,
@@ -92,3 +94,26 @@ class _Chunker:
             else:
                 pieces.append(piece)
         return pieces
+
+
+def refence(text: str, pieces: list[str]) -> list[str]:
+    """Each piece as Markdown that stands alone: a piece that starts inside a fenced code block gets the
+    block's opening fence, and one that ends inside it gets a closing fence. Without this, the code in a
+    chunk cut mid-block reads as prose (and the prose after its closing fence as code) to everything
+    downstream: the extractive composer, the LLM, the widget. Pieces are substrings of `text`, in order."""
+    fences = [(m.start(), m.group(1), m.group(2).strip()) for m in _FENCE.finditer(text)]
+    out, cursor = [], 0
+    for piece in pieces:
+        start = text.find(piece, cursor)
+        if start < 0:  # not located (cannot happen with the splitter's output): leave it as it is
+            out.append(piece)
+            continue
+        cursor = start + 1
+        before = [f for f in fences if f[0] < start]
+        inside = [f for f in fences if start <= f[0] < start + len(piece)]
+        opening = before[-1] if len(before) % 2 else None  # odd count: an unclosed block runs into the piece
+        fixed = f"{opening[1]}{opening[2]}\n{piece}" if opening else piece
+        if (len(before) + len(inside)) % 2:
+            fixed += "\n" + (inside[-1][1] if inside else opening[1])
+        out.append(fixed)
+    return out

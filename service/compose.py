@@ -17,7 +17,10 @@ from .terms import TermWeights, terms
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_MD_MARK = re.compile(r"[*_`]{1,3}")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# Emphasis marks: an asterisk touching a word (not the one in "4 * 3"), an underscore only outside a word
+# (`num_key_value_heads` survives).
+_EMPHASIS = re.compile(r"\*{1,3}(?=\S)|(?<=\S)\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _MIN_WORDS, _MAX_WORDS = 5, 70
 # An article's reference list names where facts come from, not the facts: its entries answer a question
@@ -48,7 +51,13 @@ class _Candidate:
 
 
 def clean(text: str) -> str:
-    return _MD_MARK.sub("", _MD_LINK.sub(r"\1", text)).strip()
+    """Markdown to plain prose: link text kept, emphasis dropped, code spans kept verbatim without backticks."""
+    text, out, last = _MD_LINK.sub(r"\1", text), [], 0
+    for span in _CODE_SPAN.finditer(text):
+        out += [_EMPHASIS.sub("", text[last:span.start()]), span.group(2)]
+        last = span.end()
+    out.append(_EMPHASIS.sub("", text[last:]))
+    return "".join(out).strip()
 
 
 @lru_cache(maxsize=16384)

@@ -45,3 +45,31 @@ def test_headings_inside_code_fences_do_not_split_sections(tmp_path):
     doc = next(d for d in load_corpus(corpus_dir).documents if d.id == "kv-cache")
     assert "Sizing the cache" in [s.heading for s in doc.sections]
     assert "not a heading" not in [s.heading for s in doc.sections]
+
+
+def test_a_code_block_split_across_chunks_is_fenced_in_each_and_never_quoted_as_prose(tmp_path):
+    from ingest.store import Hit
+    from service.compose import ExtractiveComposer, sentences
+    from service.terms import TermWeights
+
+    corpus_dir = copy_corpus(tmp_path)
+    article = corpus_dir / "articles" / "kv-cache.md"
+    code = "\n".join(f"def kv_bytes_{i}(layers, kv_heads, head_dim):\n    return 2 * layers * kv_heads * head_dim * {i}\n"
+                     for i in range(60))
+    after = "The functions above compute the cache size of a token for each precision in turn."
+    article.write_text(article.read_text().replace(
+        "## Sizing the cache\n", f"## Sizing the cache\n\nThe code below sizes the cache.\n\n```python\n{code}```\n\n{after}\n\n"))
+    sizing = [c for c in chunk_corpus(load_corpus(corpus_dir), EMBEDDER) if c.anchor == "sizing-the-cache"]
+    assert len(sizing) > 3  # the block really was cut
+    for chunk in sizing:
+        fences = [line for line in chunk.text.splitlines() if line.startswith("```")]
+        assert len(fences) % 2 == 0, chunk.text  # every chunk is Markdown that stands alone
+        assert "def kv_bytes" not in " ".join(sentences(chunk.text))  # code is never answer prose
+        assert EMBEDDER.count_tokens(chunk.embed_text) <= EMBEDDER.max_tokens
+    assert not any(c.text.lstrip().startswith(("def kv_bytes", "return 2")) for c in sizing)  # no bare code opens a chunk
+    assert sum(c.text.startswith("```python\n") for c in sizing) >= 2  # continuation chunks re-open the block
+    last = next(c for c in sizing if after in c.text)
+    hit = Hit(last.payload(), 0.7, 0.7)
+    answer, _ = ExtractiveComposer(TermWeights([c.text for c in sizing]), 1).compose(
+        "What do the functions above compute for each precision?", [hit])
+    assert answer.startswith(after)  # the prose after the block is still prose

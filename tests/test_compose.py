@@ -39,3 +39,13 @@ def test_a_question_only_the_reference_list_answers_still_gets_it():
     answer, citations = ExtractiveComposer(WEIGHTS, max_sentences=1).compose(
         "Which SOSP 2023 paper measured it?", [SOURCES])
     assert "SOSP 2023" in answer and citations[0].section == "Sources"
+
+
+def test_identifiers_and_arithmetic_survive_markdown_cleanup():
+    config = hit("Where estimates go wrong",
+                 "Calculators that read only `hidden_size` make the **same** mistake as those using "
+                 "num_attention_heads instead of *num_key_value_heads*, and 4 * 3 stays twelve.")
+    answer, _ = ExtractiveComposer(WEIGHTS, max_sentences=1).compose("Which calculators read hidden_size?", [config])
+    assert "`" not in answer and "**" not in answer
+    assert "only hidden_size make the same mistake" in answer
+    assert "num_attention_heads instead of num_key_value_heads" in answer and "4 * 3" in answer
