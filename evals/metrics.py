@@ -113,20 +113,32 @@ def rank_scores(item: Item, answer: Answer) -> dict[str, float]:
 
 def citation_validity(answer: Answer, sections: dict[str, str]) -> float | None:
     """1 when every `[n]` resolves to a citation of a real section whose snippet contains the sentence it marks."""
-    if answer.route is None or (not answer.citations and not _MARKER.search(answer.answer)):
+    markers = _markers(answer.answer)
+    if answer.route is None or (not answer.citations and not markers):
         return None
     by_n = {c["n"]: c for c in answer.citations}
-    pieces = _MARKER.split(answer.answer)  # text, n, text, n, …
-    sentence = ""
-    for position in range(1, len(pieces), 2):
-        text = pieces[position - 1].strip()
-        sentence = text or sentence  # "[1][2]": both mark the same sentence
-        citation = by_n.get(int(pieces[position]))
+    for sentence, n in markers:
+        citation = by_n.get(n)
         if citation is None or f"{citation['doc_id']}#{citation['anchor']}" not in sections:
             return 0.0
         if _norm(sentence) not in _norm(citation.get("snippet", "")):
             return 0.0
-    return 1.0 if len(pieces) > 1 else 0.0  # citations without a single marker are not citations
+    return 1.0 if markers else 0.0  # citations without a single marker are not citations
+
+
+def _markers(text: str) -> list[tuple[str, int]]:
+    """(the sentence it marks, n) for each citation marker. A marker follows a space or another marker
+    ("… cache. [1][2]"); a bracketed number inside a word, as in `tile[32][32]`, is text."""
+    out, sentence, start, last_end = [], "", 0, -1
+    for match in _MARKER.finditer(text):
+        follows_marker = match.start() == last_end
+        if not (follows_marker or match.start() == 0 or text[match.start() - 1].isspace()):
+            continue
+        if not follows_marker:
+            sentence = text[start:match.start()].strip() or sentence
+        out.append((sentence, int(match.group(1))))
+        start = last_end = match.end()
+    return out
 
 
 def _norm(text: str) -> str:

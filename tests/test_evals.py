@@ -288,3 +288,17 @@ def test_llm_judged_metrics_run_against_an_openai_compatible_judge(built, verdic
     assert values["faithfulness"] == pytest.approx(expected)
     assert values["llm_context_precision"] == pytest.approx(expected, abs=1e-6)
     assert values["response_relevancy"] is not None and 0.0 <= values["response_relevancy"] <= 1.0
+
+
+def test_citation_validity_reads_bracketed_numbers_in_words_as_text():
+    from evals.metrics import citation_validity
+    from evals.runner import Answer
+
+    sentence = "A warp reading a column of tile[32][32] hits one bank 32 times."
+    citation = {"n": 1, "doc_id": "shared-memory", "anchor": "bank-conflicts", "snippet": f"… {sentence} …"}
+    sections = {"shared-memory#bank-conflicts": "…"}
+    good = Answer("q", "hybrid", "retrieval", answer=f"{sentence} [1]", citations=[citation])
+    assert citation_validity(good, sections) == 1.0
+    wrong_snippet = Answer("q", "hybrid", "retrieval", answer="Something it never said. [1]", citations=[citation])
+    unknown_number = Answer("q", "hybrid", "retrieval", answer=f"{sentence} [1][2]", citations=[citation])
+    assert citation_validity(wrong_snippet, sections) == citation_validity(unknown_number, sections) == 0.0
