@@ -1,9 +1,9 @@
 """Micro-batching of question embeddings: concurrent requests share one forward pass of the model.
 
 On a CPU a batch is cheaper per question than one-by-one (ONNX Runtime on this box: 3.2 ms per question
-in a batch of 8, 4.6 ms alone), so under load `BatchingEmbedder` keeps the embedding step a small cost. There is no timer:
-one worker thread encodes whatever questions are waiting, and those that arrive meanwhile form the next
-batch — an idle service answers one question with no added delay.
+in a batch of 8, 4.6 ms alone), so under load `BatchingEmbedder` keeps the embedding step a small cost.
+There is no timer: one worker thread encodes whatever questions are waiting, and those that arrive
+meanwhile form the next batch — an idle service answers one question with no added delay.
 """
 from __future__ import annotations
 
