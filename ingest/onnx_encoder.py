@@ -75,16 +75,16 @@ def load_or_export(embedder: "Embedder", cache_dir: Path, threads: int) -> OnnxE
         except Exception as exc:  # a truncated or foreign file: export again rather than fail to start
             log.warning("the cached ONNX model %s is unreadable (%s); exporting it again", target, exc)
     try:
-        export(embedder, target)
-        return OnnxEncoder(target, model_dir, embedder.max_tokens, threads)
+        return export(embedder, target, threads)
     except Exception as exc:
         log.warning("questions are embedded with PyTorch: exporting %s to ONNX failed: %s", embedder.model_name, exc)
         return None
 
 
-def export(embedder: "Embedder", target: Path) -> None:
+def export(embedder: "Embedder", target: Path, threads: int) -> OnnxEncoder:
     """Trace the whole sentence-transformers pipeline (transformer + pooling) into `target`, atomically,
-    and only after its vectors matched sentence-transformers' on probes of several lengths and batch sizes."""
+    and only after its vectors matched sentence-transformers' on probes of several lengths and batch sizes.
+    Returns the encoder that passed that check (its session holds the graph: the file is not read again)."""
     import torch
 
     model = embedder.model
@@ -107,13 +107,14 @@ def export(embedder: "Embedder", target: Path) -> None:
             torch.onnx.export(Pipeline(), tuple(features[n] for n in names), str(tmp), input_names=names,
                               output_names=["embedding"], opset_version=17, dynamo=False,
                               dynamic_axes={**{n: {0: "batch", 1: "tokens"} for n in names}, "embedding": {0: "batch"}})
-        exported = OnnxEncoder(tmp, Path(embedder.model_name), embedder.max_tokens, threads=1)
+        exported = OnnxEncoder(tmp, Path(embedder.model_name), embedder.max_tokens, threads)
         gap = max(float(np.abs(exported.encode(batch) - embedder.encode(batch)).max())
                   for batch in (_PROBES[:1], _PROBES))
         if gap > TOLERANCE:
             raise ValueError(f"the export differs from sentence-transformers by {gap:.2g} (tolerance {TOLERANCE})")
         os.replace(tmp, target)
         log.info("exported %s to %s (largest difference from sentence-transformers %.1g)", embedder.model_name, target, gap)
+        return exported
     finally:
         tmp.unlink(missing_ok=True)
 

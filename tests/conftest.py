@@ -33,13 +33,10 @@ def copy_corpus(tmp: Path) -> Path:
 @pytest.fixture(scope="session", autouse=True)
 def model_cache(tmp_path_factory):
     """One ONNX export of the embedding model for the whole run, not one per test's data directory."""
-    previous = os.environ.get("MODEL_CACHE_DIR")
-    os.environ["MODEL_CACHE_DIR"] = str(tmp_path_factory.mktemp("models"))
-    yield Path(os.environ["MODEL_CACHE_DIR"])
-    if previous is None:
-        os.environ.pop("MODEL_CACHE_DIR", None)
-    else:
-        os.environ["MODEL_CACHE_DIR"] = previous
+    cache = tmp_path_factory.mktemp("models")
+    with pytest.MonkeyPatch.context() as patch:  # session-wide, and undone at the end
+        patch.setenv("MODEL_CACHE_DIR", str(cache))
+        yield cache
 
 
 @pytest.fixture(scope="session")
