@@ -36,7 +36,7 @@ COPY evals ./evals
 # container starts without loading PyTorch; the build fails if the export does not reproduce the model.
 RUN pip install ".[postgres]" \
  && python -c "from ingest.settings import default_model_path; from sentence_transformers import SentenceTransformer; SentenceTransformer(default_model_path()).encode('ok')" \
- && python -c "from service.settings import Settings; assert Settings().embedder().query_backend == 'onnx', 'ONNX export failed'" \
+ && python -c "from service.settings import Settings; assert Settings().embedder().backend == 'onnx', 'ONNX export failed'" \
  && chmod -R a+rX /opt/models
 
 COPY corpus ./corpus

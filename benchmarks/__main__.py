@@ -82,8 +82,7 @@ def bench_baseline(env: dict, n: int) -> list[float]:
     """The bare primitive: embed + one hybrid query, in-process, no HTTP and no composition (questions
     embedded the way the service embeds them)."""
     os.environ.update(env)
-    from ingest.search import Searcher
-    from ingest.store import open_store
+    from ingest.index import Searcher, open_store
     from service.settings import Settings
 
     settings = Settings()

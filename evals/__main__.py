@@ -14,13 +14,10 @@ Exit status: 0 pass, 1 a gate failed, 2 the run could not be made (bad dataset, 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from ingest.embedding import offline  # noqa: F401 - no hub downloads, no ragas tracking, before any import of theirs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,12 +106,10 @@ def _options(args, settings):
 
 
 def _run(args) -> int:
-    from ingest.build import BuildError
-    from ingest.store import StoreError
+    from ingest.errors import IngestError
 
-    from .compare import BaselineError
-    from .datasets import DatasetError
-    from .gate import GateConfigError, Gates
+    from .errors import EvalError
+    from .gate import Gates
     from .release import conclude, release
 
     settings = _settings(args)
@@ -127,7 +122,7 @@ def _run(args) -> int:
             from .suite import evaluate
 
             outcome = conclude(evaluate(options), gates, args.baseline, args.out, args.gates)
-    except (DatasetError, GateConfigError, BaselineError, StoreError, BuildError, RuntimeError) as exc:
+    except (EvalError, IngestError) as exc:
         raise _Fatal(str(exc)) from exc
     _print_summary(outcome.report, outcome.folder)
     for failure in outcome.failures:
@@ -141,8 +136,9 @@ def _run(args) -> int:
 
 
 def _gate(args) -> int:
-    from .compare import BaselineError, compare, find_baseline, load_report
-    from .gate import GateConfigError, Gates, check
+    from .compare import compare, find_baseline, load_report
+    from .errors import EvalError
+    from .gate import Gates, check
 
     try:
         report = load_report(args.report)
@@ -151,7 +147,7 @@ def _gate(args) -> int:
         if args.baseline:
             path = find_baseline(args.baseline, args.report.parent.parent, exclude=args.report.parent)
             diff = compare(report, load_report(path), str(path)) if path else None
-    except (BaselineError, GateConfigError) as exc:
+    except EvalError as exc:
         raise _Fatal(str(exc)) from exc
     failures = check(report, gates, diff)
     for failure in failures:

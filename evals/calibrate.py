@@ -1,7 +1,7 @@
 """`python -m evals.calibrate`: choose SUPPORT_THRESHOLD on the no-answer dev set, and report it.
 
 For each dev question the retriever's best support in any scope (cosine + LEXICAL_WEIGHT × term
-coverage, see service/retrieval.py) is measured once; then every candidate threshold is scored as a
+coverage, see service/answer/retrieve.py) is measured once; then every candidate threshold is scored as a
 no-answer detector (positive = the site should decline). The chosen threshold maximises F1 of that
 detector; among equal F1 it takes the middle of the widest run, so it sits in the gap, not on its edge.
 """
@@ -16,11 +16,10 @@ DEV_SET = Path(__file__).parent / "datasets" / "no_answer_dev.yaml"
 
 
 def best_support(settings, items: list[dict]) -> list[float]:
-    from ingest.search import Searcher
-    from ingest.store import open_store
+    from ingest.index import Searcher, open_store
+    from service.answer.retrieve import Retriever
+    from service.answer.terms import TermWeights
     from service.catalogue import Catalogue
-    from service.retrieval import Retriever
-    from service.terms import TermWeights
 
     searcher = Searcher(open_store(settings), settings.embedder())  # questions embedded as the service does
     catalogue = Catalogue.load(settings.corpus_dir)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from . import metrics
+from .errors import EvalError
 
 # A per-question score that falls by at least this much counts as "got worse".
 QUESTION_DROP = 0.25
@@ -18,7 +19,7 @@ _QUESTION_KEYS = ("route_correct", "calculator_exact", "hit@6", "mrr", "context_
 _NOISE = {"latency_p50_ms": 0.25, "latency_p95_ms": 0.25}  # relative change below which latency is noise
 
 
-class BaselineError(Exception):
+class BaselineError(EvalError):
     pass
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from .errors import EvalError
+
 DATASETS_DIR = Path(__file__).parent / "datasets"
 DATASET_NAMES = ("articles", "concepts", "numeric", "adversarial")
 ROUTES = ("retrieval", "calculator", "no_answer")
@@ -22,7 +24,7 @@ _FIELDS = {"id", "article", "question", "route", "scope", "reference", "anchors"
            "note", "kind"}
 
 
-class DatasetError(Exception):
+class DatasetError(EvalError):
     """A golden dataset is missing or malformed; `problems` lists every `file: id: message`."""
 
     def __init__(self, message: str, problems: list[str] | None = None):

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import yaml
 
+from .errors import EvalError
 from .metrics import METRICS
 
 GATES_FILE = Path(__file__).parent / "gates.yaml"
 
 
-class GateConfigError(Exception):
+class GateConfigError(EvalError):
     pass
 
 

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable
 
-os.environ["RAGAS_DO_NOT_TRACK"] = "true"  # before ragas is imported anywhere: offline runs make no network call
+import numpy as np
 
-import numpy as np  # noqa: E402
+from ingest.embedding import offline  # noqa: F401 - RAGAS_DO_NOT_TRACK before ragas is imported: no network call
+from service.answer.markers import markers
 
-from .datasets import Item  # noqa: E402
-from .runner import Answer  # noqa: E402
+from .datasets import Item
+from .runner import Answer
+from .settings import EvalSettings
 
 HIT_KS = (1, 3, 6)
 
@@ -54,7 +55,6 @@ _MEAN_OF = {"hit@1": "hit@1", "hit@3": "hit@3", "hit@6": "hit@6", "mrr": "mrr", 
 QUALITY_PARTS = ("route_correct", "calculator_exact", "mrr", "context_recall", "key_facts", "citation_validity",
                  "semantic_similarity")
 
-_MARKER = re.compile(r"\[(\d+)\]")
 _SPACE = re.compile(r"\s+")
 
 
@@ -113,32 +113,17 @@ def rank_scores(item: Item, answer: Answer) -> dict[str, float]:
 
 def citation_validity(answer: Answer, sections: dict[str, str]) -> float | None:
     """1 when every `[n]` resolves to a citation of a real section whose snippet contains the sentence it marks."""
-    markers = _markers(answer.answer)
-    if answer.route is None or (not answer.citations and not markers):
+    marked = markers(answer.answer)
+    if answer.route is None or (not answer.citations and not marked):
         return None
     by_n = {c["n"]: c for c in answer.citations}
-    for sentence, n in markers:
+    for sentence, n in marked:
         citation = by_n.get(n)
         if citation is None or f"{citation['doc_id']}#{citation['anchor']}" not in sections:
             return 0.0
         if _norm(sentence) not in _norm(citation.get("snippet", "")):
             return 0.0
-    return 1.0 if markers else 0.0  # citations without a single marker are not citations
-
-
-def _markers(text: str) -> list[tuple[str, int]]:
-    """(the sentence it marks, n) for each citation marker. A marker follows a space or another marker
-    ("… cache. [1][2]"); a bracketed number inside a word, as in `tile[32][32]`, is text."""
-    out, sentence, start, last_end = [], "", 0, -1
-    for match in _MARKER.finditer(text):
-        follows_marker = match.start() == last_end
-        if not (follows_marker or match.start() == 0 or text[match.start() - 1].isspace()):
-            continue
-        if not follows_marker:
-            sentence = text[start:match.start()].strip() or sentence
-        out.append((sentence, int(match.group(1))))
-        start = last_end = match.end()
-    return out
+    return 1.0 if marked else 0.0  # citations without a single marker are not citations
 
 
 def _norm(text: str) -> str:
@@ -261,11 +246,12 @@ class JudgeConfig:
 
     @classmethod
     def from_env(cls, base_url: str | None = None, model: str | None = None) -> "JudgeConfig | None":
-        base_url = base_url or os.environ.get("EVAL_LLM_BASE_URL")
-        model = model or os.environ.get("EVAL_LLM_MODEL")
+        """The judge named on the command line, else by EVAL_LLM_BASE_URL / EVAL_LLM_MODEL; None without one."""
+        settings = EvalSettings()
+        base_url, model = base_url or settings.llm_base_url, model or settings.llm_model
         if not (base_url and model):
             return None
-        return cls(base_url, model, os.environ.get("EVAL_LLM_API_KEY", "not-needed"))
+        return cls(base_url, model, settings.llm_api_key)
 
 
 class LlmJudge:

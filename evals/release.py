@@ -49,7 +49,7 @@ def release(settings, options: RunOptions, gates: Gates, reports_dir: Path, base
             gates_file: Path | None = None, store=None) -> Outcome:
     """Build a staging release, evaluate it, and promote it only if the gate passes."""
     from ingest.build import build
-    from ingest.store import open_store
+    from ingest.index import open_store
 
     store = store or open_store(settings)
     live_before = store.live_release()

@@ -1,8 +1,8 @@
 """Ask every golden question, once per retrieval mode, and record what came back.
 
 Two targets speak the same small interface:
-- `InProcessTarget` runs the service in this process (`create_app` under a TestClient) and asks the
-  Assistant directly, so the three retrieval modes (hybrid, dense-only, BM25-only) are compared on
+- `InProcessTarget` runs the service's question path in this process (`service.answer.open_assistant`,
+  no HTTP stack), so the three retrieval modes (hybrid, dense-only, BM25-only) are compared on
   the same questions in one run, and the ranked passages behind each answer are recorded.
 - `HttpTarget` posts to a deployed service's `/v1/ask`; it sees only what the API returns (the
   citations stand in for the retrieved passages) and only the service's own mode.
@@ -10,12 +10,13 @@ Two targets speak the same small interface:
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
 from tqdm import tqdm
 
 from .datasets import Item
+from .errors import EvalError
 
 MODES = ("hybrid", "dense", "bm25")
 
@@ -52,9 +53,6 @@ class Answer:
     generator: str | None = None
     error: str | None = None
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
 
 class Target(Protocol):
     name: str
@@ -64,70 +62,51 @@ class Target(Protocol):
     def ask(self, item: Item, mode: str) -> Answer: ...
 
 
-class _RecordingRetriever:
-    """Delegates to the Assistant's retriever and keeps the last result, so the runner sees the ranked hits."""
-
-    def __init__(self, inner):
-        self._inner = inner
-        self.last = None
-
-    def retrieve(self, *args, **kwargs):
-        self.last = self._inner.retrieve(*args, **kwargs)
-        return self.last
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-
 class InProcessTarget:
-    """The service in this process, pinned to one index release (or the live one)."""
+    """The service's question path in this process (no HTTP), pinned to one index release (or the live one)."""
 
     modes = MODES
 
     def __init__(self, settings):
         self.settings = settings
         self.name = "in-process"
-        self._client = None
+        self._opened = None
 
     def __enter__(self) -> "InProcessTarget":
-        from fastapi.testclient import TestClient
+        from service.answer import open_assistant
 
-        from service.app import create_app
-
-        self._client = TestClient(create_app(self.settings))
-        self._client.__enter__()
-        self.assistant = self._client.app.state.assistant
-        self._recorder = _RecordingRetriever(self.assistant.retriever)
-        self.assistant.retriever = self._recorder
+        self._opened = open_assistant(self.settings)
+        self.assistant = self._opened.__enter__()
         self.release = self.assistant.searcher.release_id
         if self.release is None:
-            raise RuntimeError("no index release can be opened: build one first (python -m ingest build)")
+            self._opened.__exit__(None, None, None)
+            raise EvalError("no index release can be opened: build one first (python -m ingest build)")
         return self
 
     def __exit__(self, *exc) -> None:
-        self._client.__exit__(*exc)
+        self._opened.__exit__(*exc)
 
     @property
     def corpus(self):
         return self.assistant.catalogue.corpus
 
     def ask(self, item: Item, mode: str) -> Answer:
+        import asyncio
+
         from pydantic import ValidationError
 
+        from service.answer import AskRequest
         from service.errors import ApiError
-        from service.schemas import AskRequest
 
-        self._recorder.last = None
         start = time.perf_counter()
         try:
-            response = self.assistant.ask(AskRequest(question=item.question, article=item.article), mode=mode)
+            prepared = asyncio.run(self.assistant.prepare(AskRequest(question=item.question, article=item.article), mode))
+            response = asyncio.run(self.assistant.respond(prepared))
         except (ValidationError, ApiError) as exc:
             return Answer(item.id, mode, None, latency_ms=_ms(start), error=f"{type(exc).__name__}: {exc}"[:300])
         latency = _ms(start)
-        retrieved = self._recorder.last
-        contexts = [Context(h.payload["doc_id"], h.payload.get("anchor") or "", h.payload.get("text", ""),
-                            int(h.payload.get("position", 0)), round(float(h.dense_score), 4))
-                    for h in (retrieved.hits if retrieved is not None else [])]
+        contexts = [Context(h.passage.doc_id, h.passage.anchor, h.passage.text, h.passage.position,
+                            round(float(h.dense_score), 4)) for h in prepared.retrieved]
         body = response.model_dump()
         return Answer(item.id, mode, body["route"], body["scope"], body["answer"], body["citations"],
                       body["calculation"], contexts, latency, body["timings_ms"], body.get("generator"))
@@ -154,7 +133,7 @@ class HttpTarget:
             if ready.status_code == 200:
                 self.release = ready.json().get("release")
         except httpx.HTTPError as exc:
-            raise RuntimeError(f"cannot reach {self.url}: {exc}") from exc
+            raise EvalError(f"cannot reach {self.url}: {exc}") from exc
         return self
 
     def __exit__(self, *exc) -> None:

@@ -47,9 +47,8 @@ def evaluate(options: RunOptions) -> dict:
             corpus, encode = target.corpus, target.assistant.searcher.embedder.encode
         else:
             from ingest.corpus import load_corpus
-            from ingest.embedding import Embedder
 
-            corpus, encode = load_corpus(settings.corpus_dir), Embedder(settings.embedding_model).encode
+            corpus, encode = load_corpus(settings.corpus_dir), settings.embedder().encode
         sections = metrics.section_texts(corpus)
         by_id = {item.id: item for item in items}
         pairs = [(by_id[a.item_id], a) for a in answers]

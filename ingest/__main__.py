@@ -49,8 +49,8 @@ def _validate(settings: IndexSettings, strict: bool) -> int:
 
 
 def _build(settings: IndexSettings, promote: bool, progress: bool) -> int:
-    from .build import BuildError, build
-    from .store import StoreError
+    from .build import build
+    from .errors import BuildError, StoreError
 
     try:
         report = build(settings, promote=promote, progress=progress)
@@ -67,7 +67,7 @@ def _build(settings: IndexSettings, promote: bool, progress: bool) -> int:
 
 
 def _releases(settings: IndexSettings) -> int:
-    from .store import open_store
+    from .index import open_store
 
     store = open_store(settings)
     live = store.live_release()
@@ -77,7 +77,7 @@ def _releases(settings: IndexSettings) -> int:
 
 
 def _promote(settings: IndexSettings, release: str) -> int:
-    from .store import StoreError, open_store
+    from .index import StoreError, open_store
 
     store = open_store(settings)
     try:

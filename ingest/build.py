@@ -13,20 +13,16 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from .chunking import CHUNKER_VERSION, Chunk, chunk_corpus
+from .chunking import CHUNKER_VERSION, chunk_corpus
 from .corpus import Corpus
 from .embedding import Embedder, sparse_document
-from .store import IndexReader, IndexStore, StoreError, open_store
-from .validate import Problem, validate
+from .errors import BuildError, StoreError
+from .index import IndexReader, IndexStore, open_store
+from .passage import Passage
+from .validate import validate
 
 SCHEMA_VERSION = 1
-_BATCH = 64
-
-
-class BuildError(Exception):
-    def __init__(self, message: str, problems: list[Problem] | None = None):
-        super().__init__(message)
-        self.problems = problems or []
+_BATCH = 256  # passages embedded per call (the encoder batches them by length inside)
 
 
 @dataclass
@@ -69,7 +65,7 @@ def build(settings, promote: bool = True, progress: bool = True, store: IndexSto
     errors = [p for p in problems if p.severity == "error"]
     if corpus is None or errors:
         raise BuildError(f"the corpus has {len(errors)} error(s); fix them (see `python -m ingest validate`)", errors)
-    embedder = Embedder(settings.embedding_model)
+    embedder = settings.embedder(threads=None)  # a build has the machine: every core
     fingerprint = input_fingerprint(corpus, embedder.model_id)
     store = store or open_store(settings)
     live = _open_live(store)
@@ -112,7 +108,7 @@ def _open_live(store) -> IndexReader | None:
         return None  # a broken live release is rebuilt from scratch rather than reused
 
 
-def _write_chunks(writer, chunks: list[Chunk], reusable: dict, embedder: Embedder, progress: bool) -> int:
+def _write_chunks(writer, chunks: list[Passage], reusable: dict, embedder: Embedder, progress: bool) -> int:
     fresh = [c for c in chunks if c.content_hash not in reusable]
     bar = tqdm(total=len(fresh), desc="embedding", unit="chunk", disable=not progress or not fresh)
     vectors = dict(reusable)
@@ -124,15 +120,15 @@ def _write_chunks(writer, chunks: list[Chunk], reusable: dict, embedder: Embedde
     bar.close()
     for start in range(0, len(chunks), 256):
         batch = chunks[start : start + 256]
-        writer.write([(c.payload(), vectors[c.content_hash], sparse_document(c.embed_text)) for c in batch])
+        writer.write([(c, vectors[c.content_hash], sparse_document(c.embed_text)) for c in batch])
     return len(fresh)
 
 
-def _sanity_check(reader: IndexReader, chunks: list[Chunk], embedder: Embedder) -> None:
+def _sanity_check(reader: IndexReader, chunks: list[Passage], embedder: Embedder) -> None:
     """The release holds every chunk, and a probe query finds a known passage at the top."""
     if reader.count() != len(chunks):
         raise BuildError(f"sanity check failed: the release holds {reader.count()} points, expected {len(chunks)}")
     probe = chunks[len(chunks) // 2]
     hits = reader.search(embedder.encode_query(probe.embed_text), sparse_document(probe.text), None, limit=3, mode="dense")
-    if not hits or hits[0].payload.get("content_hash") != probe.content_hash:
+    if not hits or hits[0].passage.content_hash != probe.content_hash:
         raise BuildError("sanity check failed: a probe query did not find its own passage")

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass
 
 from llama_index.core.node_parser import SentenceSplitter
 
 from .corpus import Corpus, Document
 from .embedding import Embedder
+from .passage import Passage
 
 _SAFETY_TOKENS = 8  # the splitter re-joins pieces with separators; leave room for that
+_OVERLAP_TOKENS = 24  # consecutive passages of a long section share this many word pieces
 # The section where the ask widget lives tells readers what to ask; it answers nothing itself.
 _NOT_INDEXED = {"ask-about-this-article"}
 # Bump when chunking changes in a way that changes chunks: it is part of the build's input fingerprint.
@@ -22,32 +23,7 @@ CHUNKER_VERSION = 2  # 2: a code block split across chunks is re-fenced in each
 _FENCE = re.compile(r"^\s*(```|~~~)(.*)$", re.M)
 
 
-@dataclass
-class Chunk:
-    doc_id: str
-    kind: str
-    title: str
-    section: str
-    anchor: str
-    url: str
-    text: str
-    position: int
-    content_hash: str  # of the embedded text: equal hash + equal model ⇒ the vector can be reused
-
-    @property
-    def heading_path(self) -> str:
-        return f"{self.title} › {self.section}" if self.section else self.title
-
-    @property
-    def embed_text(self) -> str:
-        """What the dense model reads: the heading path first, so a passage knows where it lives."""
-        return f"{self.heading_path}\n{self.text}"
-
-    def payload(self) -> dict:
-        return asdict(self)
-
-
-def chunk_corpus(corpus: Corpus, embedder: Embedder) -> list[Chunk]:
+def chunk_corpus(corpus: Corpus, embedder: Embedder) -> list[Passage]:
     chunker = _Chunker(embedder, corpus)
     return [chunk for doc in corpus.documents for chunk in chunker.chunk_document(doc)]
 
@@ -59,31 +35,21 @@ class _Chunker:
         self.tokenize = lambda text: embedder.tokenizer.encode(text, add_special_tokens=False).ids
 
     def _splitter(self, budget: int) -> SentenceSplitter:
-        overlap = min(24, budget // 4)
+        overlap = min(_OVERLAP_TOKENS, budget // 4)
         return SentenceSplitter(chunk_size=budget, chunk_overlap=overlap, tokenizer=self.tokenize)
 
-    def chunk_document(self, doc: Document) -> list[Chunk]:
-        chunks: list[Chunk] = []
+    def chunk_document(self, doc: Document) -> list[Passage]:
+        passages: list[Passage] = []
         for section in doc.sections:
             if not section.text.strip() or section.anchor in _NOT_INDEXED:
                 continue
-            probe = Chunk(doc.id, doc.kind, doc.title, section.heading, section.anchor, "", "", 0, "")
+            probe = Passage(doc.id, doc.kind, doc.title, section.heading, section.anchor, "", "", 0)
             budget = self.embedder.max_tokens - self.embedder.count_tokens(probe.embed_text) - _SAFETY_TOKENS
             for text in refence(section.text, self._split(section.text, budget)):
-                chunk = Chunk(
-                    doc_id=doc.id,
-                    kind=doc.kind,
-                    title=doc.title,
-                    section=section.heading,
-                    anchor=section.anchor,
-                    url=self.corpus.url(doc, section.anchor),
-                    text=text,
-                    position=len(chunks),
-                    content_hash="",
-                )
-                chunk.content_hash = hashlib.sha256(chunk.embed_text.encode()).hexdigest()
-                chunks.append(chunk)
-        return chunks
+                passage = Passage(doc.id, doc.kind, doc.title, section.heading, section.anchor,
+                                  self.corpus.url(doc, section.anchor), text, position=len(passages))
+                passages.append(passage.with_hash(hashlib.sha256(passage.embed_text.encode()).hexdigest()))
+        return passages
 
     def _split(self, text: str, budget: int) -> list[str]:
         """Split, then re-split any piece that still overflows the window with a smaller budget."""

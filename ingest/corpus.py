@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from .errors import IngestError
+
 KINDS = ("article", "concept", "source")
 KIND_DIRS = {"article": "articles", "concept": "concepts", "source": "sources"}
 
@@ -19,7 +21,7 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _SECTION_HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 
 
-class CorpusError(Exception):
+class CorpusError(IngestError):
     """A corpus file that cannot even be parsed (no front matter, broken YAML)."""
 
     def __init__(self, path: Path, line: int, message: str):

@@ -5,7 +5,7 @@ import argparse
 
 import uvicorn
 
-from . import logs
+from .http import logs
 from .app import create_app
 from .settings import Settings
 

@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ingest.corpus import Corpus, load_corpus
-from ingest.store import Scope
+from ingest.index import Scope
 
 
 @dataclass(frozen=True)

@@ -1,60 +1,24 @@
-"""Every error leaves the API as JSON `{"error": {"code", "message"}}` with the right status."""
+"""The errors of the service package: one root. An `ApiError` leaves the API as its JSON error; the
+others are caught where they happen and turned into a fallback (see service/http/errors.py for how
+every exception, ours and the libraries', becomes a response)."""
 from __future__ import annotations
 
-import logging
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
-
-from ingest.store import StoreError
-
-log = logging.getLogger("service")
+class ServiceError(Exception):
+    """Anything the service refuses or cannot do."""
 
 
-class ApiError(Exception):
+class ApiError(ServiceError):
+    """A request the API answers with a 4xx/5xx `{"error": {"code", "message"}}`."""
+
     def __init__(self, status: int, code: str, message: str, headers: dict | None = None):
         super().__init__(message)
         self.status, self.code, self.message, self.headers = status, code, message, headers
 
 
-def error_response(status: int, code: str, message: str, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+class LLMFailure(ServiceError):
+    """The LLM endpoint did not deliver a usable answer; `reason` is short and low-cardinality ("timeout")."""
 
-
-def _describe(errors: list[dict]) -> str:
-    parts = []
-    for err in errors:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-        parts.append(f"{where}: {message}")
-    return "; ".join(parts)
-
-
-def install(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def _api_error(_: Request, exc: ApiError):
-        return error_response(exc.status, exc.code, exc.message, exc.headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError):
-        errors = list(exc.errors())
-        if any(e.get("type") == "json_invalid" for e in errors):
-            return error_response(400, "malformed_json", "the request body is not valid JSON")
-        return error_response(422, "invalid_request", _describe(errors))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException):
-        code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(exc.status_code, "http_error")
-        return error_response(exc.status_code, code, str(exc.detail), getattr(exc, "headers", None))
-
-    @app.exception_handler(StoreError)
-    async def _store(_: Request, exc: StoreError):
-        log.warning("index unavailable: %s", exc)
-        return error_response(503, "index_unavailable", f"the index is not available: {exc}", {"Retry-After": "5"})
-
-    @app.exception_handler(Exception)
-    async def _unexpected(_: Request, exc: Exception):
-        log.exception("unexpected error")
-        return error_response(500, "internal_error", "something went wrong on our side; the error was logged")
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason

@@ -2,8 +2,8 @@
 
 SQLite in WAL mode by default (`DATA_DIR/feedback.sqlite3`): many concurrent writers, readers never
 blocked; any SQLAlchemy URL in production (`FEEDBACK_URL=postgresql+psycopg://…`, with the `postgres`
-extra installed). The widget and API clients post to `POST /v1/feedback`; the Slack bot calls
-`FeedbackStore.add(…, source="slack")` directly.
+extra installed). The widget and API clients post to `POST /v1/feedback` (service/api/feedback.py); the
+Slack bot calls `FeedbackStore.add(…, source="slack")` directly.
 
     python -m service.feedback export [--format jsonl|csv] [--since 2026-11-01] [--output FILE]
 """
@@ -16,20 +16,14 @@ import io
 import json
 import sys
 import threading
-import uuid
 from pathlib import Path
 from typing import Iterator, Literal
 
-from fastapi import APIRouter, Request
-from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, Field
 from sqlalchemy import (CheckConstraint, Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, event,
                         insert, select)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
-
-from .schemas import ErrorResponse
 
 RATINGS = ("up", "down")
 COMMENT_MAX_CHARS = 2000
@@ -147,35 +141,6 @@ def _csv_safe(value):
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
-
-
-# ---------------------------------------------------------------------------------- HTTP ----
-
-
-class FeedbackRequest(BaseModel):
-    answer_id: uuid.UUID = Field(description="The `answer_id` of the answer being rated.")
-    rating: Literal["up", "down"]
-    comment: str | None = Field(None, max_length=COMMENT_MAX_CHARS)
-    source: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="Which client sent it: widget, slack, api…")
-
-
-class FeedbackOut(BaseModel):
-    id: int
-    answer_id: str
-    rating: Literal["up", "down"]
-    created_at: str
-
-
-router = APIRouter()
-
-
-@router.post("/v1/feedback", status_code=201, response_model=FeedbackOut, summary="Rate an answer (thumbs up/down)",
-             responses={code: {"model": ErrorResponse} for code in (400, 413, 422, 429)})
-async def post_feedback(body: FeedbackRequest, request: Request) -> FeedbackOut:
-    store: FeedbackStore = request.app.state.feedback
-    row = await run_in_threadpool(store.add, str(body.answer_id), body.rating, body.comment, body.source)
-    return FeedbackOut(id=row["id"], answer_id=row["answer_id"], rating=row["rating"],
-                       created_at=row["created_at"].isoformat())
 
 
 # ----------------------------------------------------------------------------------- CLI ----

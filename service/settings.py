@@ -1,12 +1,9 @@
 """All service settings in one pydantic-settings class (environment variables or `.env`)."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import Field, SecretStr
 
-from ingest.embedding import Embedder
 from ingest.settings import IndexSettings
 
 
@@ -14,7 +11,6 @@ class Settings(IndexSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed to call the API from a browser.")
-    max_question_chars: int = 2000
     top_k: int = Field(6, ge=1, le=20, description="Passages retrieved per scope tier.")
     answer_sentences: int = Field(3, ge=1, le=8, description="Sentences in an extractive answer.")
     support_threshold: float = Field(
@@ -45,17 +41,4 @@ class Settings(IndexSettings):
     slack_app_token: SecretStr | None = Field(None, description="App-level token (xapp-…, scope connections:write) for `python -m service.slack --socket`.")
     slack_api_base_url: str = Field("https://slack.com/api/", description="Slack Web API base URL (tests point it at a local fake).")
     slack_rate_limit_per_minute: int = Field(20, ge=0, description="Questions per minute the bot answers per channel; 0 = no limit.")
-    query_encoder: Literal["onnx", "torch"] = Field(
-        "onnx", description="What embeds questions: onnx (ONNX Runtime on the model's export, made once into MODEL_CACHE_DIR and checked against sentence-transformers; native code that releases the GIL) or torch (sentence-transformers). Passages are always embedded by sentence-transformers."
-    )
-    model_cache_dir: Path | None = Field(None, description="Where the ONNX export of the embedding model is cached; unset = DATA_DIR/models.")
-    embedding_threads: int = Field(
-        1, ge=1, validation_alias=AliasChoices("embedding_threads", "torch_threads"),
-        description="Intra-op threads of the question embedder (TORCH_THREADS is accepted too): requests already run in parallel, so 1 avoids oversubscribing the cores.",
-    )
     worker_threads: int = Field(12, ge=1, le=1000, description="Threads that run request work (route, retrieve, compose); more only adds GIL contention and a longer tail (make loadtest: p99 0.53 s at 12, 0.73 s at 40).")
-
-    def embedder(self) -> Embedder:
-        """The question embedder `python -m service` and the Slack bot use."""
-        onnx_cache = (self.model_cache_dir or Path(self.data_dir) / "models") if self.query_encoder == "onnx" else None
-        return Embedder(self.embedding_model, threads=self.embedding_threads, onnx_cache=onnx_cache)

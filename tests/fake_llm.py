@@ -13,7 +13,7 @@ import time
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from service.prompt import SYSTEM_PROMPT
+from service.answer.generate.prompt import SYSTEM_PROMPT
 
 SCRIPTS = {
     # marker split across chunks on purpose: the filter must hold "[" until "1]" arrives

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from conftest import copy_corpus, make_settings
 from ingest.build import BuildError, build
-from ingest.server_store import ServerStore
-from ingest.store import EdgeStore
+from ingest.index.server import ServerStore
+from ingest.index.edge import EdgeStore
 from service.app import create_app
 
 ROOT = Path(__file__).parent.parent
@@ -126,15 +126,19 @@ def test_tied_fused_scores_come_back_in_one_order_whatever_order_qdrant_used():
 
     import numpy as np
 
-    from ingest.store import DENSE, ranked_hits
+    from ingest.index.schema import DENSE, ranked_hits
+    from ingest.passage import Passage
 
     question = np.array([1.0, 0.0], dtype=np.float32)
 
+    def passage(doc_id: str) -> dict:
+        return Passage(doc_id, "article", doc_id, "", "", "", "", 0).payload()
+
     def point(pid: str, score: float, vector: list[float]):
-        return SimpleNamespace(id=pid, score=score, vector={DENSE: vector}, payload={"doc_id": pid})
+        return SimpleNamespace(id=pid, score=score, vector={DENSE: vector}, payload=passage(pid))
 
     points = [point("a", 0.032, [0.6, 0.8]), point("b", 0.032, [0.8, 0.6]), point("c", 0.032, [0.8, 0.6]),
               point("d", 0.033, [0.0, 1.0]), point("e", 0.010, [1.0, 0.0])]
     orders = [ranked_hits(list(p), question, limit=3) for p in (points, points[::-1], points[2:] + points[:2])]
-    ids = [[h.payload["doc_id"] for h in hits] for hits in orders]
+    ids = [[h.passage.doc_id for h in hits] for hits in orders]
     assert ids[0] == ids[1] == ids[2] == ["d", "b", "c"]  # best fused score, then the closer of the tied, then id

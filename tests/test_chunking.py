@@ -48,9 +48,10 @@ def test_headings_inside_code_fences_do_not_split_sections(tmp_path):
 
 
 def test_a_code_block_split_across_chunks_is_fenced_in_each_and_never_quoted_as_prose(tmp_path):
-    from ingest.store import Hit
-    from service.compose import ExtractiveComposer, sentences
-    from service.terms import TermWeights
+    from ingest.index import Hit
+    from service.answer.compose import ExtractiveComposer
+    from service.answer.sentences import sentences
+    from service.answer.terms import TermWeights
 
     corpus_dir = copy_corpus(tmp_path)
     article = corpus_dir / "articles" / "kv-cache.md"
@@ -69,7 +70,7 @@ def test_a_code_block_split_across_chunks_is_fenced_in_each_and_never_quoted_as_
     assert not any(c.text.lstrip().startswith(("def kv_bytes", "return 2")) for c in sizing)  # no bare code opens a chunk
     assert sum(c.text.startswith("```python\n") for c in sizing) >= 2  # continuation chunks re-open the block
     last = next(c for c in sizing if after in c.text)
-    hit = Hit(last.payload(), 0.7, 0.7)
+    hit = Hit(last, 0.7, 0.7)
     answer, _ = ExtractiveComposer(TermWeights([c.text for c in sizing]), 1).compose(
         "What do the functions above compute for each precision?", [hit])
     assert answer.startswith(after)  # the prose after the block is still prose

@@ -1,15 +1,16 @@
 """The extractive composer's choice of sentences: what a reader would call a bad answer is avoided."""
 from __future__ import annotations
 
-from ingest.store import Hit
-from service.compose import ExtractiveComposer
-from service.terms import TermWeights
+from ingest.index import Hit
+from ingest.passage import Passage
+from service.answer.compose import ExtractiveComposer
+from service.answer.terms import TermWeights
 
 
 def hit(section: str, text: str, cosine: float = 0.6) -> Hit:
-    payload = {"doc_id": "paged-attention", "kind": "article", "title": "PagedAttention", "section": section,
-               "anchor": section.lower().replace(" ", "-"), "url": "https://example.test/paged-attention", "text": text}
-    return Hit(payload, cosine, cosine)
+    passage = Passage("paged-attention", "article", "PagedAttention", section, section.lower().replace(" ", "-"),
+                      "https://example.test/paged-attention", text, position=0)
+    return Hit(passage, cosine, cosine)
 
 
 SOURCES = hit("Sources", "- Kwon et al., Efficient Memory Management for Large Language Model Serving with "
@@ -20,7 +21,7 @@ BODY = hit("The problem PagedAttention solves",
            "- PagedAttention stores the KV cache in fixed-size blocks, so memory waste is limited to the last block.\n"
            "- Blocks are allocated on demand as a sequence grows, never reserved for the longest possible output.",
            cosine=0.58)
-WEIGHTS = TermWeights([SOURCES.payload["text"], BODY.payload["text"], "An unrelated passage about NVLink bandwidth."])
+WEIGHTS = TermWeights([SOURCES.passage.text, BODY.passage.text, "An unrelated passage about NVLink bandwidth."])
 
 
 def test_reference_list_entries_do_not_crowd_out_the_explanation():

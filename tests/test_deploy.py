@@ -13,7 +13,6 @@ import jsonschema
 import pytest
 import yaml
 
-from ingest import server_store
 from service.settings import Settings
 
 ROOT = Path(__file__).parent.parent
@@ -21,8 +20,6 @@ SCHEMA = json.loads((ROOT / "deploy" / "compose-spec.schema.json").read_text())
 BASE = ROOT / "docker-compose.yml"
 CLUSTER = ROOT / "docker-compose.cluster.yml"
 OUR_IMAGE = {"api", "ingest"}  # services built from our Dockerfile: their environment is read by Settings
-# Variables our containers get that are not Settings fields, and who reads them.
-NOT_SETTINGS = {server_store._SHARDS_ENV, server_store._REPLICAS_ENV}
 
 
 def load(path: Path) -> dict:
@@ -97,7 +94,7 @@ def test_services_volumes_and_dependencies_are_consistent(stacks):
 
 
 def test_environment_variables_are_ones_the_code_reads(stacks, monkeypatch):
-    known = settings_env_names() | NOT_SETTINGS
+    known = settings_env_names()  # every variable our containers get is a settings field
     for name, stack in stacks.items():
         for service_name in OUR_IMAGE:
             unknown = set(environment(stack["services"][service_name])) - known
@@ -129,8 +126,11 @@ def test_ports_match_the_code_and_the_dockerfile(stacks):
 def test_the_healthchecks_hit_routes_that_exist():
     from service.app import create_app
 
-    paths = {getattr(route, "path", None) for route in create_app(Settings(qdrant_url=None)).routes}
-    assert {"/healthz", "/readyz", "/metrics"} <= paths
+    def paths(routes) -> set[str]:  # included routers keep their own routes
+        return {p for r in routes for p in (paths(r.original_router.routes) if hasattr(r, "original_router")
+                                            else {getattr(r, "path", None)})}
+
+    assert {"/healthz", "/readyz", "/metrics"} <= paths(create_app(Settings(qdrant_url=None)).routes)
     assert "/healthz" in (ROOT / "Dockerfile").read_text()
 
 
@@ -154,7 +154,7 @@ def test_the_dockerfile_is_slim_non_root_and_bakes_in_the_model():
     env = {pair.split("=", 1)[0] for op, arg in instructions if op == "ENV" for pair in arg.split()}
     foreign = {n for n in env if not n.startswith(("PYTHON", "PIP_")) and n not in {"HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"}}
     assert foreign - settings_env_names() == set()
-    assert "MODEL_CACHE_DIR" in env and "embedder().query_backend == 'onnx'" in dockerfile  # the ONNX export is baked in
+    assert "MODEL_CACHE_DIR" in env and "embedder().backend == 'onnx'" in dockerfile  # the ONNX export is baked in
 
 
 def test_the_cluster_runs_three_qdrant_nodes_with_a_sharded_replicated_collection(stacks):
@@ -178,5 +178,5 @@ def test_the_cluster_runs_three_qdrant_nodes_with_a_sharded_replicated_collectio
     for name in nodes:
         assert any(v.endswith(":/qdrant/storage") for v in nodes[name]["volumes"]), f"{name} has no persistent volume"
     ingest = environment(services["ingest"])
-    shards, replicas = int(ingest[server_store._SHARDS_ENV]), int(ingest[server_store._REPLICAS_ENV])
+    shards, replicas = int(ingest["QDRANT_SHARDS"]), int(ingest["QDRANT_REPLICATION_FACTOR"])
     assert shards >= 3 and replicas == 2 and replicas <= len(nodes)

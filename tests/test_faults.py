@@ -15,8 +15,9 @@ from fastapi.testclient import TestClient
 
 from conftest import copy_corpus, make_settings
 from ingest.build import BuildError, build
-from ingest.server_store import ServerStore
-from ingest.store import EdgeStore, EdgeWriter, StoreError
+from ingest.index.server import ServerStore
+from ingest.errors import StoreError
+from ingest.index.edge import EdgeStore, EdgeWriter
 from service.app import create_app
 
 DEADLINE_S = 10  # every response within this, whatever the store does

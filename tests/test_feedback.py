@@ -58,7 +58,7 @@ def test_a_reader_rates_an_answer_through_the_api(built, feedback_url):
         assert [(r["rating"], r["comment"], r["client"]) for r in rows] == [("up", "clear, thanks", "widget"), ("down", None, "api")]
         as_csv = client.get("/v1/admin/feedback/export?format=csv", headers={"X-Admin-Key": ADMIN_KEY})
         assert list(csv.DictReader(io.StringIO(as_csv.text)))[0]["comment"] == "clear, thanks"
-        assert client.app.state.feedback.count() == 2
+        assert client.app.state.runtime.feedback.count() == 2
 
 
 def test_the_slack_bot_records_feedback_with_a_python_call(tmp_path):

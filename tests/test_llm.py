@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from conftest import LiveServer, free_port
 from fake_llm import FakeLLM
 from service.app import create_app
-from service.prompt import SYSTEM_PROMPT
+from service.answer.generate.prompt import SYSTEM_PROMPT
 from sse import parse_sse
 
 QUESTION = {"question": "Why does decode read the whole cache at every step?", "article": "kv-cache"}

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from calculators import calculate
-from service.numeric_router import NumericRequest, UnknownModel, route_numeric
+from service.answer.route.numeric import NumericRequest, UnknownModel, route_numeric
 
 DATASET = Path(__file__).resolve().parents[1] / "evals" / "datasets" / "numeric.yaml"
 ITEMS = yaml.safe_load(DATASET.read_text(encoding="utf-8"))

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from conftest import copy_corpus, make_settings
 from ingest.build import build
-from ingest.store import EdgeStore
-from service import logs, metrics
+from ingest.index.edge import EdgeStore
+from service.http import logs, metrics
 from service.app import create_app
 
 ADMIN_KEY = "adm-7f3c9e1b2a4d"

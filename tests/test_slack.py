@@ -268,7 +268,7 @@ def test_feedback_buttons_go_to_the_feedback_store(slack, fake, service):
     assert response.status_code == 200
     thanks = fake.wait_for("chat.postEphemeral", channel="C0FEEDBK1")[0]
     assert thanks["user"] == "U0READER1" and thanks["thread_ts"] == event["ts"]
-    rows = [r for r in service.app.state.feedback.rows() if r["answer_id"] == answer_id]
+    rows = [r for r in service.app.state.runtime.feedback.rows() if r["answer_id"] == answer_id]
     assert [(r["rating"], r["client"]) for r in rows] == [("down", "slack")]
 
 
@@ -304,7 +304,7 @@ def test_socket_mode_builds_the_same_bot_without_connecting(settings, service, f
     socket_settings = type(settings)(**{**settings.model_dump(), "slack_app_token": APP_TOKEN, "slack_signing_secret": None})
 
     async def run():
-        handler = socket_mode_handler(socket_settings, service.app.state)
+        handler = socket_mode_handler(socket_settings, service.app.state.runtime)
         assert isinstance(handler.app, AsyncApp) and handler.client.app_token == APP_TOKEN
         assert handler.client.closed is False and handler.client.current_session is None  # nothing connected
         # what Slack sends over the socket: no signature, the same listeners answer it
@@ -333,7 +333,7 @@ def test_socket_mode_cli_says_which_tokens_are_missing(monkeypatch, capsys):
 
 
 def test_scope_comes_from_the_article_id_or_url(service):
-    catalogue = service.app.state.assistant.catalogue
+    catalogue = service.app.state.runtime.assistant.catalogue
     assert parse("mooncake why keep the cache?", catalogue, command=True).article == "mooncake"
     assert parse("why keep the mooncake?", catalogue, command=True).article is None
     asked = parse(f"<@{BOT_USER_ID}> what is <{SITE}/articles/kv-cache#why|this article> about &amp; why?",

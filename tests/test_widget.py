@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from ingest.corpus import parse_document
 from service.app import create_app
-from service.widget import render_markdown
+from service.demo import render_markdown
 
 from conftest import FIXTURE_CORPUS
 
@@ -110,7 +110,7 @@ def test_every_article_of_the_real_corpus_gets_a_demo_page():
     from pathlib import Path
 
     from service.catalogue import Catalogue
-    from service.widget import article_page
+    from service.demo import article_page
 
     catalogue = Catalogue.load(Path(__file__).parent.parent / "corpus")
     for article_id, info in catalogue.articles.items():

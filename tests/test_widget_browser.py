@@ -212,10 +212,10 @@ def test_a_thumbs_up_is_stored(reader, site):
                                   ".querySelector('.feedback .note').textContent.length > 0")
     assert up.get_attribute("aria-pressed") == "true"
     assert turn.locator(".feedback .note").inner_text() == "Thanks for the feedback."
-    rows = [r for r in site.app.state.feedback.rows() if r["answer_id"] == answer_id]
+    rows = [r for r in site.app.state.runtime.feedback.rows() if r["answer_id"] == answer_id]
     assert [(r["rating"], r["client"]) for r in rows] == [("up", "widget")]
     up.click(force=True)  # a second click (on the now aria-disabled button) sends nothing more
-    assert len([r for r in site.app.state.feedback.rows() if r["answer_id"] == answer_id]) == 1
+    assert len([r for r in site.app.state.runtime.feedback.rows() if r["answer_id"] == answer_id]) == 1
     reader.widget_shot("feedback")
 
 

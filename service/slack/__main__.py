@@ -12,22 +12,23 @@ import sys
 
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
-from .. import logs
+from ..http import logs
 from ..app import create_app
+from ..runtime import Runtime
 from ..settings import Settings
 from .bot import SlackBot, _secret
 
 
-def socket_mode_handler(settings: Settings, state) -> AsyncSocketModeHandler:
+def socket_mode_handler(settings: Settings, runtime: Runtime) -> AsyncSocketModeHandler:
     """The bolt app on a Socket Mode connection (not opened yet: `await handler.start_async()`)."""
-    bot = SlackBot(settings, state)
+    bot = SlackBot(settings, runtime)
     return AsyncSocketModeHandler(bot.app, _secret(settings.slack_app_token))
 
 
 async def serve(settings: Settings) -> None:
     app = create_app(settings)
     async with app.router.lifespan_context(app):  # loads the model and the index, opens the feedback store
-        handler = socket_mode_handler(settings, app.state)
+        handler = socket_mode_handler(settings, app.state.runtime)
         try:
             await handler.start_async()  # runs until the process is stopped
         finally:

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from ..catalogue import Catalogue
-from ..schemas import AskResponse
+from ..answer.models import AskResponse
 from .text import escape, link, mrkdwn
 
 SECTION_MAX = 3000  # Block Kit's limit for a section's text

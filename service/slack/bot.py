@@ -15,7 +15,6 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItemPerMinute
@@ -27,11 +26,12 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from ingest.store import StoreError
+from ingest.errors import StoreError
 
+from ..answer.models import QUESTION_MAX_CHARS, AskRequest, AskResponse, Turn
 from ..errors import ApiError
-from ..logs import Redactor, secrets_of
-from ..schemas import QUESTION_MAX_CHARS, AskRequest, AskResponse, Turn
+from ..http.logs import Redactor, secrets_of
+from ..runtime import Runtime
 from ..settings import Settings
 from .blocks import FEEDBACK_ACTIONS, answer_blocks, notice_blocks, question_blocks
 from .text import Question, escape, parse
@@ -70,10 +70,10 @@ class RecentIds:
 
 
 class SlackBot:
-    """`state` is where the service keeps its `assistant` and `feedback` store (the FastAPI `app.state`)."""
+    """Answers with the running service's assistant and records ratings in its feedback store (`runtime`)."""
 
-    def __init__(self, settings: Settings, state: Any, client: AsyncWebClient | None = None):
-        self.settings, self.state = settings, state
+    def __init__(self, settings: Settings, runtime: Runtime, client: AsyncWebClient | None = None):
+        self.settings, self.runtime = settings, runtime
         self.log = _redacting_logger("service.slack", settings)
         base_url = settings.slack_api_base_url.rstrip("/") + "/"
         client = client or AsyncWebClient(token=_secret(settings.slack_bot_token), base_url=base_url,
@@ -93,7 +93,7 @@ class SlackBot:
 
     @property
     def catalogue(self):
-        return self.state.assistant.catalogue
+        return self.runtime.ready_assistant().catalogue
 
     # ---- delivery ------------------------------------------------------------------------------
 
@@ -182,7 +182,7 @@ class SlackBot:
             self.log.warning("slack: feedback for a malformed answer id ignored")
             return
         rating = "up" if action.get("action_id") == FEEDBACK_ACTIONS[0] else "down"
-        await run_in_threadpool(self.state.feedback.add, answer_id, rating, None, "slack")
+        await run_in_threadpool(self.runtime.feedback.add, answer_id, rating, None, "slack")
         message = body.get("message") or {}
         await self._ephemeral(client, (body.get("channel") or {}).get("id", ""), (body.get("user") or {}).get("id"),
                               message.get("thread_ts") or message.get("ts"), "Thanks for the feedback: it was recorded.")
@@ -208,7 +208,7 @@ class SlackBot:
         except ValidationError:
             return None, f"That question is too long for me: please keep it under {QUESTION_MAX_CHARS:,} characters."
         try:
-            return await self.state.assistant.answer(request), None
+            return await self.runtime.ready_assistant().answer(request), None
         except ApiError as exc:
             if exc.status == 404:
                 return None, escape(exc.message)

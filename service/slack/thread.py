@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..schemas import HISTORY_MAX_TURNS, TURN_MAX_CHARS, Turn
+from ..answer.models import HISTORY_MAX_TURNS, TURN_MAX_CHARS, Turn
 from .text import plain
 
 QUESTION_EVENT = "ask_question"
