@@ -49,6 +49,7 @@ def release(settings, options: RunOptions, gates: Gates, reports_dir: Path, base
             gates_file: Path | None = None, store=None) -> Outcome:
     """Build a staging release, evaluate it, and promote it only if the gate passes."""
     from ingest.build import build
+    from ingest.claims import check_corpus
     from ingest.index import open_store
 
     store = store or open_store(settings)
@@ -56,6 +57,8 @@ def release(settings, options: RunOptions, gates: Gates, reports_dir: Path, base
     staged = build(settings, promote=False, progress=options.progress, store=store).release_id
     report = evaluate(replace(options, settings=settings.model_copy(update={"index_release": staged}),
                               notes={**options.notes, "staged_release": staged, "live_release_before": live_before}))
+    # the build refused a corpus whose figures disagree (validate); record what was checked
+    report["run"]["claims"] = check_corpus(settings.corpus_dir).summary()
     outcome = conclude(report, gates, baseline, reports_dir, gates_file)
     if outcome.passed:
         store.promote(staged)

@@ -1,4 +1,4 @@
-"""Command line: `python -m ingest validate|build|releases`."""
+"""Command line: `python -m ingest validate|claims|build|releases|promote`."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +14,8 @@ def main(argv: list[str] | None = None) -> int:
     p_validate = sub.add_parser("validate", help="check every rule of the corpus format")
     p_validate.add_argument("--corpus", type=Path, help="corpus directory (default: CORPUS_DIR or ./corpus)")
     p_validate.add_argument("--strict", action="store_true", help="links to concept pages not written yet are errors")
+    p_claims = sub.add_parser("claims", help="recompute every checkable figure (<!-- check: … -->) with the calculators")
+    p_claims.add_argument("--corpus", type=Path, help="corpus directory (default: CORPUS_DIR or ./corpus)")
     p_build = sub.add_parser("build", help="build a new index release and promote it")
     p_build.add_argument("--corpus", type=Path)
     p_build.add_argument("--no-promote", action="store_true", help="build a staging release without switching to it")
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         settings.corpus_dir = args.corpus
     if args.command == "validate":
         return _validate(settings, args.strict)
+    if args.command == "claims":
+        return _claims(settings)
     if args.command == "build":
         return _build(settings, promote=not args.no_promote, progress=not args.quiet)
     if args.command == "promote":
@@ -46,6 +50,16 @@ def _validate(settings: IndexSettings, strict: bool) -> int:
     documents = len(corpus.documents) if corpus else 0
     print(f"{documents} documents: {errors} error(s), {warnings} warning(s)")
     return 1 if errors else 0
+
+
+def _claims(settings: IndexSettings) -> int:
+    from .claims import check_corpus
+
+    report = check_corpus(settings.corpus_dir)
+    for finding in report.findings:
+        print(finding)
+    print(report.summary_line())
+    return 0 if report.ok else 1
 
 
 def _build(settings: IndexSettings, promote: bool, progress: bool) -> int:

@@ -19,6 +19,9 @@ KIND_DIRS = {"article": "articles", "concept": "concepts", "source": "sources"}
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _SECTION_HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$")
+# A checkable figure's markup, `<!-- check: … -->` (ingest/claims.py): readers never see it, so it is
+# stripped from the section text (the index and the demo pages); line numbers and the hash are kept.
+CHECK_MARKUP = re.compile(r"[ \t]*<!--\s*check\b(?P<colon>:?)(?P<body>.*?)-->")
 
 
 class CorpusError(IngestError):
@@ -140,6 +143,8 @@ def _split_sections(lines: list[str], first_line: int) -> list[Section]:
     for offset, line in enumerate(lines):
         if _FENCE.match(line):
             in_fence = not in_fence
+        if not in_fence:
+            line = CHECK_MARKUP.sub("", line)
         match = None if in_fence else _SECTION_HEADING.match(line)
         if match:
             if heading or "".join(buf).strip():

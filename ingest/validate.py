@@ -1,4 +1,5 @@
-"""`python -m ingest validate`: every rule of DESIGN §3, reported as `path:line: message`, all in one run."""
+"""`python -m ingest validate`: every rule of DESIGN §3 and every checkable figure (ingest/claims.py),
+reported as `path:line: message`, all in one run."""
 from __future__ import annotations
 
 import datetime as dt
@@ -68,7 +69,15 @@ def validate(root: Path, strict: bool = False) -> tuple[Corpus | None, list[Prob
         problems += _check_fields(doc)
         problems += _check_links(doc, known, strict)
         problems += _check_sections(doc)
+    problems += _check_claims(root)
     return corpus, sorted(problems, key=lambda p: (str(p.path), p.line))
+
+
+def _check_claims(root: Path) -> list[Problem]:
+    """Every checkable figure (`<!-- check: … -->`) recomputed: a disagreement or bad markup is an error."""
+    from .claims import check_corpus
+
+    return [Problem(f.path, f.line, f.message) for f in check_corpus(root).findings]
 
 
 def _check_ids(corpus: Corpus) -> list[Problem]:
