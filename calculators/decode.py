@@ -2,6 +2,10 @@
 
 Bandwidth bound (DESIGN §6): each step reads the weights once (MoE: only the experts the batch
 routes to) plus every sequence's KV cache, over the memory bandwidth (× TP degree, × efficiency).
+The input-embedding table is gathered, not read: an untied model's embedding matrix is left out of
+the bytes per step and only the batch's looked-up rows (batch × hidden × bytes) are added; the LM
+head is read in full, and a tied matrix counts once, as the LM head. A model given only by its
+parameter count cannot separate its embedding, so all its parameters are counted (an assumption).
 Compute bound: 2 × active params × batch FLOPs over peak FLOP/s. The slower bound applies.
 For MoE beyond batch 1 the expected number of distinct experts a layer reads is
 E·(1 − (1 − k/E)^batch), i.e. routing assumed uniform and independent across sequences.
@@ -14,11 +18,11 @@ import math
 from . import precision as prec
 from .fit import check_fit, min_gpus_even_split
 from .inputs import DecodeInputs, resolve_model
-from .kv import kv_per_token, kv_total
+from .kv import kv_per_token, kv_total, record_kv_per_token
 from .registry import find_gpu
 from .result import Calculation, Worksheet
 from .units import fmt_bandwidth, fmt_bytes, fmt_flop, fmt_flops, fmt_int, fmt_num, fmt_seconds
-from .weights import expert_matrix_share, weights_for
+from .weights import BLOCK_FORMATS, expert_matrix_share, weights_for
 
 
 def decode(inputs: DecodeInputs) -> Calculation:
@@ -34,7 +38,7 @@ def decode(inputs: DecodeInputs) -> Calculation:
     read = _weights_read(ws, model, inputs.precision, batch)
     kv_bytes = _kv_read(ws, model, inputs)
     step_bytes = read + kv_bytes
-    ws.step(f"bytes read per step = {fmt_int(read)} (weights) + {fmt_int(kv_bytes)} (KV) = "
+    ws.step(f"bytes read per step = {fmt_int(read)} (weights read) + {fmt_int(kv_bytes)} (KV) = "
             f"{fmt_int(step_bytes)} B = {fmt_bytes(step_bytes)}")
 
     efficiency = inputs.efficiency or 1.0
@@ -83,38 +87,82 @@ def _distinct_experts(experts: int, top_k: int, batch: int) -> float:
 
 def _weights_read(ws: Worksheet, model, precision: str, batch: int) -> int:
     c = model.config
+    embedding_in = _input_embedding_params(model)
+    _embedding_step(ws, model, embedding_in)
     if not (c and c.is_moe):
-        w = weights_for(model, precision, what="weights read")
-        ws.step(w.step)
-        for note in w.notes:
-            ws.assume(note)
-        return w.bytes
-    experts = _distinct_experts(c.num_experts, c.num_experts_per_tok, batch)
-    params = round(model.params.non_expert + model.params.moe_layers * experts * model.params.routed_expert)
-    if batch == 1:
-        ws.step(f"MoE at batch 1 reads the active parameters: {fmt_int(params)} of {fmt_int(model.params.total)}")
+        params = model.params.total - embedding_in
+        w = weights_for(model, precision, params=params, what="weights read")
     else:
-        ws.step(f"MoE at batch {batch}: each layer reads {c.num_experts} × (1 − (1 − {c.num_experts_per_tok}/"
-                f"{c.num_experts})^{batch}) = {fmt_num(experts, 2)} distinct experts on average → "
-                f"{fmt_int(params)} params read")
-        ws.assume("MoE routing assumed uniform and independent across sequences")
-    w = weights_for(model, precision, params=params, expert_matrices=expert_matrix_share(model, experts),
-                    what="weights read")
+        experts = _distinct_experts(c.num_experts, c.num_experts_per_tok, batch)
+        params = round(model.params.non_expert - embedding_in
+                       + model.params.moe_layers * experts * model.params.routed_expert)
+        if batch == 1:
+            ws.step(f"MoE at batch 1 reads the active parameters less the input embedding: "
+                    f"{fmt_int(params)} of {fmt_int(model.params.total)}")
+        else:
+            ws.step(f"MoE at batch {batch}: each layer reads {c.num_experts} × (1 − (1 − {c.num_experts_per_tok}/"
+                    f"{c.num_experts})^{batch}) = {fmt_num(experts, 2)} distinct experts on average → "
+                    f"{fmt_int(params)} params read (non-expert part without the input embedding)")
+            ws.assume("MoE routing assumed uniform and independent across sequences")
+        w = weights_for(model, precision, params=params, expert_matrices=expert_matrix_share(model, experts),
+                        what="weights read")
     ws.step(w.step)
     for note in w.notes:
         ws.assume(note)
-    return w.bytes
+    rows = _gathered_rows_bytes(model, precision, batch)
+    if not rows:
+        return w.bytes
+    ws.step(f"embedding rows gathered = {batch} × {fmt_int(c.hidden_size)} hidden × "
+            f"{prec.label(_embedding_precision(model, precision))} = {fmt_int(rows)} B")
+    return w.bytes + rows
+
+
+def _input_embedding_params(model) -> int:
+    """Parameters of the input-embedding table that a decode step does not read (0 when tied or unknown)."""
+    c = model.config
+    if c is None or c.tie_word_embeddings:
+        return 0
+    return c.vocab_size * c.hidden_size
+
+
+def _embedding_step(ws: Worksheet, model, embedding_in: int) -> None:
+    c = model.config
+    if c is None:
+        ws.assume("a model given only by its parameter count: the input-embedding table cannot be "
+                  "separated, so every parameter is counted as read each step (a slight overestimate)")
+    elif c.tie_word_embeddings:
+        ws.step(f"embeddings tied: the {fmt_int(c.vocab_size)} × {fmt_int(c.hidden_size)} matrix is read "
+                "once per step, as the LM head")
+    else:
+        ws.step(f"input embedding ({fmt_int(c.vocab_size)} vocab × {fmt_int(c.hidden_size)} hidden = "
+                f"{fmt_int(embedding_in)} params) is gathered, not read: only the batch's rows count; "
+                "the LM head is read in full")
+
+
+def _embedding_precision(model, precision: str) -> str:
+    """Block formats of MoE releases keep embeddings in bf16 (weights.py)."""
+    if precision in BLOCK_FORMATS and model.params.expert_matrices:
+        return "bf16"
+    return precision
+
+
+def _gathered_rows_bytes(model, precision: str, batch: int) -> int:
+    if not _input_embedding_params(model):
+        return 0
+    per_value = prec.bytes_per_value(_embedding_precision(model, precision))
+    return math.ceil(batch * model.config.hidden_size * per_value)
 
 
 def _kv_read(ws: Worksheet, model, inputs: DecodeInputs) -> int:
     if not inputs.context:
+        if inputs.batch > 1:
+            ws.warn(f"batch {inputs.batch} with no context given: the KV-cache reads of the {inputs.batch} "
+                    "sequences are left out, so this understates the step time (give a context)")
         return 0
     if model.config is None:
         ws.warn("cannot size the KV cache without an architecture: KV reads not counted")
         return 0
-    per_token = kv_per_token(model.config, inputs.kv_precision)
-    ws.add("kv_bytes_per_token", per_token.bytes, "B", per_token.display)
-    ws.step(per_token.step)
+    per_token = record_kv_per_token(ws, model.config, inputs.kv_precision)
     kv = kv_total(model.config, per_token, inputs.context, inputs.batch)
     ws.add("kv_cache_bytes", kv.bytes, "B")
     ws.step(kv.step.replace("KV cache =", "KV read per step ="))

@@ -84,14 +84,19 @@ Bytes = Annotated[int, BeforeValidator(parse_size), Field(gt=0)]
 BytesPerSecond = Annotated[float, BeforeValidator(parse_bandwidth), Field(gt=0)]
 Fraction01 = Annotated[float, Field(gt=0, le=1)]
 
-COLLECTIVE_OPS = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all")
+COLLECTIVE_OPS = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
+                  "send_recv", "gather", "scatter")
+_OP_ALIASES = {"sendrecv": "send_recv", "send": "send_recv", "recv": "send_recv", "p2p": "send_recv",
+               "pointtopoint": "send_recv", "peertopeer": "send_recv", "alltoallv": "all_to_all"}
 
 
 def _op(name: str) -> str:
-    key = re.sub(r"[\s\-_]", "", name.lower())
+    key = re.sub(r"[\s\-_/]", "", name.lower())
     for op in COLLECTIVE_OPS:
         if key == op.replace("_", ""):
             return op
+    if key in _OP_ALIASES:
+        return _OP_ALIASES[key]
     raise ValueError(f"unknown collective {name!r}; known: {', '.join(COLLECTIVE_OPS)}")
 
 
@@ -181,6 +186,7 @@ class MemoryInputs(_ModelInputs):
     fsdp: Literal["full", "hybrid"] | None = None
     shard_group: Count | None = Field(None, description="FSDP hybrid: ranks that shard one replica")
     gpus: Count | None = Field(None, description="GPUs in total (data × tensor × pipeline)")
+    dp: Count | None = Field(None, description="data-parallel ranks (training; default gpus / (tp × pp))")
     tp: Count = 1
     pp: Count = 1
     recompute: Literal["none", "selective", "full"] | None = None
@@ -206,8 +212,13 @@ class MemoryInputs(_ModelInputs):
         super()._check()
         if self.gpus is not None and self.gpus % (self.tp * self.pp):
             raise ValueError(f"gpus ({self.gpus}) must be a multiple of tp × pp ({self.tp * self.pp})")
-        if self.mode == "inference" and (self.zero_stage or self.fsdp):
+        if self.mode == "inference" and (self.zero_stage or self.fsdp or self.dp):
             self.mode = "training"
+        if self.dp is not None:
+            if self.gpus is not None and self.gpus != self.dp * self.tp * self.pp:
+                raise ValueError(f"gpus ({self.gpus}) must equal dp × tp × pp "
+                                 f"({self.dp} × {self.tp} × {self.pp})")
+            self.gpus = self.dp * self.tp * self.pp
 
 
 class KvCacheInputs(_ModelInputs):
@@ -246,10 +257,19 @@ class DecodeInputs(_ModelInputs):
 
 class CollectiveInputs(CalcInputs):
     op: Annotated[str, AfterValidator(_op)] = "all_reduce"
-    algorithm: Literal["ring", "tree"] | None = None
+    algorithm: Literal["ring", "tree", "hierarchical"] | None = Field(
+        None, description="ring (flat), tree (all-reduce), hierarchical (two-level all-reduce across nodes)")
     size: Bytes | None = Field(None, description="buffer size S in bytes ('1 GB' accepted)")
+    model: ModelRef | None = Field(None, description="size the buffer as this model's parameters × precision")
+    params: Count | None = Field(None, description="size the buffer as this many values × precision ('8B')")
+    precision: Precision | None = Field(None, description="bytes per value when the buffer is a model's parameters")
     ranks: int | None = Field(None, ge=2)
-    link: LinkName | None = None
+    nodes: int | None = Field(None, ge=1, description="nodes (ranks = nodes × gpus_per_node)")
+    gpus_per_node: int | None = Field(None, ge=1, description="GPUs (ranks) per node")
+    link: LinkName | None = Field(None, description="intra-node (scale-up) link")
+    inter_link: LinkName | None = Field(None, description="inter-node link, one NIC per GPU (default InfiniBand NDR)")
+    nic_bandwidth: BytesPerSecond | None = Field(
+        None, description="inter-node bandwidth per GPU per direction ('400 Gb/s'), overrides inter_link")
     gpu: GpuName | None = Field(None, description="picks the GPU's own link when no link is given")
     bandwidth: BytesPerSecond | None = Field(None, description="per-rank bandwidth per direction, overrides the link")
     alpha_s: float | None = Field(None, ge=0, description="per-step latency, overrides the link default")
@@ -257,20 +277,57 @@ class CollectiveInputs(CalcInputs):
     busbw: BytesPerSecond | None = Field(None, description="a measured busbw to convert to algbw")
 
     DEFAULTS = {
-        "size": (10**9, "buffer size 1 GB (default)"),
-        "ranks": (8, "{value} ranks (default)"),
-        "algorithm": ("ring", "{value} algorithm (default)"),
+        "precision": (lambda i: "bf16" if (i.model or i.params) else None,
+                      "buffer values in {value} (default)"),
+        "size": (lambda i: None if (i.model or i.params) else 10**9, "buffer size 1 GB (default)"),
+        "gpus_per_node": (lambda i: _gpus_per_node(i), "{value} GPUs per node (ranks ÷ nodes; 8 by default)"),
+        "ranks": (lambda i: i.nodes * i.gpus_per_node if i.nodes else 8,
+                  "{value} ranks (nodes × GPUs per node; 8 by default)"),
+        "algorithm": (lambda i: "hierarchical" if _hierarchical(i) else "ring",
+                      "{value} algorithm (default)"),
         "link": (lambda i: None if i.bandwidth else _gpu_link(i.gpu), "link {value} (default)"),
+        "inter_link": (lambda i: "ib-ndr" if (i.nodes or 1) > 1 and not i.nic_bandwidth else None,
+                       "inter-node link {value}, one NIC per GPU (default)"),
     }
 
     def _check(self) -> None:
         if self.algorithm == "tree" and self.op != "all_reduce":
             raise ValueError("the tree algorithm is modelled for all_reduce only")
+        if self.algorithm == "hierarchical" and self.op != "all_reduce":
+            raise ValueError("the hierarchical (two-level) algorithm is modelled for all_reduce only")
+        if self.algorithm == "hierarchical" and ((self.nodes or 1) < 2 or self.gpus_per_node == 1):
+            raise ValueError("the hierarchical (two-level) algorithm needs nodes > 1 with several GPUs per node")
+        if self.size is not None and (self.model is not None or self.params is not None):
+            raise ValueError("give the buffer as a size or as a model's parameters, not both")
+        if self.nodes and self.gpus_per_node and self.ranks and self.ranks != self.nodes * self.gpus_per_node:
+            raise ValueError(f"ranks ({self.ranks}) must equal nodes × gpus_per_node "
+                             f"({self.nodes} × {self.gpus_per_node})")
+        if self.nodes and self.ranks and not self.gpus_per_node and self.ranks % self.nodes:
+            raise ValueError(f"ranks ({self.ranks}) must be a multiple of nodes ({self.nodes})")
+        if self.nodes == 1 and self.gpus_per_node == 1:
+            raise ValueError("a collective needs at least 2 ranks")
+
+
+def _gpus_per_node(inputs: "CollectiveInputs") -> int | None:
+    if not inputs.nodes:
+        return None
+    if inputs.ranks:
+        return inputs.ranks // inputs.nodes
+    return 8
+
+
+def _hierarchical(inputs: "CollectiveInputs") -> bool:
+    return inputs.op == "all_reduce" and (inputs.nodes or 1) > 1 and (inputs.gpus_per_node or 1) > 1
 
 
 def _gpu_link(gpu: str | None) -> str:
-    spec = find_gpu(gpu) if gpu else None
-    return (spec.link if spec and spec.link else None) or "nvlink4"
+    """The named GPU's own scale-up link; NVLink 4 only when no GPU is named (never for other vendors)."""
+    if not gpu:
+        return "nvlink4"
+    spec = find_gpu(gpu)
+    if spec is None or not spec.link:
+        raise ValueError(f"no scale-up link is known for {gpu!r}: give a link or a bandwidth")
+    return spec.link
 
 
 class TrainingInputs(_ModelInputs):

@@ -2,7 +2,10 @@
 
 DESIGN §6: per token = 2 (K and V) × layers × kv_heads × head_dim × bytes; MLA caches the
 compressed latent plus the shared RoPE key: (kv_lora_rank + qk_rope_head_dim) × layers × bytes,
-with no factor 2. Layers with a sliding window hold at most `sliding_window` tokens.
+with no factor 2. Layers with a sliding window hold at most `sliding_window` tokens, so past the
+window a new token adds KV only in the full-attention layers: the marginal per-token KV at long
+context (`kv_bytes_per_token_past_window`) is per-layer bytes × full layers (0 when every layer
+slides, as in Mistral 7B).
 """
 
 from __future__ import annotations
@@ -44,6 +47,33 @@ def kv_per_token(c: ModelConfig, precision: str) -> KvPerToken:
     total = per_layer * c.num_hidden_layers
     step += f" = {fmt_int(total)} B ({fmt_kib(total)})"
     return KvPerToken(per_layer, c.num_hidden_layers, step)
+
+
+def kv_past_window(c: ModelConfig, per_token: KvPerToken) -> tuple[int, str] | None:
+    """Marginal KV bytes per token once the context is past the sliding window (None: no window)."""
+    window = c.sliding_window
+    if not window:
+        return None
+    windowed = c.num_hidden_layers if c.sliding_window_layers is None else c.sliding_window_layers
+    full = c.num_hidden_layers - windowed
+    marginal = per_token.per_layer * full
+    step = (f"KV per token past the {fmt_int(window)}-token window = {fmt_int(per_token.per_layer)} B per "
+            f"token-layer × {full} full-attention layers (the {windowed} sliding-window layers stop "
+            f"growing) = {fmt_int(marginal)} B ({fmt_kib(marginal)})")
+    return marginal, step
+
+
+def record_kv_per_token(ws, c: ModelConfig, precision: str) -> KvPerToken:
+    """Add KV bytes per token to a worksheet, and for sliding-window models the marginal past the window."""
+    per_token = kv_per_token(c, precision)
+    ws.add("kv_bytes_per_token", per_token.bytes, "B", per_token.display)
+    ws.step(per_token.step)
+    past = kv_past_window(c, per_token)
+    if past is not None:
+        marginal, step = past
+        ws.add("kv_bytes_per_token_past_window", marginal, "B", f"{fmt_int(marginal)} B ({fmt_kib(marginal)})")
+        ws.step(step)
+    return per_token
 
 
 @dataclass(frozen=True)

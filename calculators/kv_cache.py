@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .inputs import KvCacheInputs, resolve_model
-from .kv import kv_per_token, record_kv_total
+from .kv import record_kv_per_token, record_kv_total
 from .result import Calculation, Worksheet
 
 
@@ -16,9 +16,7 @@ def kv_cache(inputs: KvCacheInputs) -> Calculation:
     ws.step(f"{model.label}: {c.num_hidden_layers} layers, {c.attention_kind} "
             + (f"(kv_lora_rank {c.kv_lora_rank}, qk_rope_head_dim {c.qk_rope_head_dim})" if c.is_mla
                else f"({c.num_attention_heads} query heads, {c.num_key_value_heads} KV heads, head_dim {c.head_dim})"))
-    per_token = kv_per_token(c, inputs.kv_precision)
-    ws.add("kv_bytes_per_token", per_token.bytes, "B", per_token.display)
-    ws.step(per_token.step)
+    per_token = record_kv_per_token(ws, c, inputs.kv_precision)
     if c.is_mla:
         ws.assume("MLA caches the compressed latent and the shared RoPE key once per layer, "
                   "not per head, so there is no factor 2")

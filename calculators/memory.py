@@ -1,8 +1,10 @@
 """Memory calculator: weights, KV cache, training state and activations, and whether it fits.
 
 Inference: weights + KV cache (context × concurrent sequences), split evenly over `gpus`.
-Training: ZeRO/FSDP-sharded state (zero.py) over the data-parallel ranks after a tensor/pipeline
-split, plus a labelled activation estimate (activations.py).
+Training: ZeRO/FSDP-sharded state (zero.py) over the data-parallel ranks (`dp`, or gpus / (tp × pp))
+after a tensor/pipeline split, plus a labelled activation estimate (activations.py), and the size of a
+full training checkpoint of the whole model (`checkpoint_bytes`: 14 B/param, no gradients).
+Sliding-window models also report the KV bytes a token adds past the window.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import math
 from .activations import activation_bytes
 from .fit import check_fit, min_gpus_even_split
 from .inputs import MemoryInputs, resolve_model
-from .kv import kv_per_token, record_kv_total
+from .kv import record_kv_per_token, record_kv_total
 from .registry import find_gpu
 from .result import Calculation, Worksheet
 from .units import fmt_bytes, fmt_int
@@ -50,9 +52,7 @@ def _inference(inputs: MemoryInputs, ws: Worksheet, model) -> Calculation:
         if model.config is None:
             ws.warn(_NO_ARCH)
         else:
-            per_token = kv_per_token(model.config, inputs.kv_precision)
-            ws.add("kv_bytes_per_token", per_token.bytes, "B", per_token.display)
-            ws.step(per_token.step)
+            per_token = record_kv_per_token(ws, model.config, inputs.kv_precision)
             total += record_kv_total(ws, model.config, per_token, inputs.context, inputs.batch).bytes
             ws.step(f"total = weights + KV cache = {fmt_int(total)} B = {fmt_bytes(total)}")
     ws.add("total_bytes", total, "B")
@@ -95,10 +95,20 @@ def _training(inputs: MemoryInputs, ws: Worksheet, model) -> Calculation:
         return math.ceil(zero.state_bytes(psi, stage, shard_ranks(dp)))
 
     n = shard_ranks(dp_total)
+    if dp_total > 1 or inputs.dp:
+        ws.step(f"data-parallel ranks = {fmt_int(inputs.gpus or split)} GPUs / ({inputs.tp} TP × {inputs.pp} PP) "
+                f"= {dp_total}")
     state = per_gpu_state(dp_total)
     ws.add("training_state_bytes", state, "B")
     ws.step(f"training state ({zero.describe(stage, inputs.fsdp)}, N = {n}) = "
             f"{zero.state_formula(psi, stage, n)} = {fmt_int(state)} B = {fmt_bytes(state)} per GPU")
+    checkpoint = zero.CHECKPOINT_BYTES_PER_PARAM * psi_all
+    ws.add("checkpoint_bytes", checkpoint, "B")
+    ws.step(f"full training checkpoint = {fmt_int(psi_all)} params × {zero.CHECKPOINT_BYTES_PER_PARAM} B "
+            f"(2 bf16 weights + 4 fp32 master weights + 4 + 4 fp32 Adam moments) = {fmt_int(checkpoint)} B "
+            f"= {fmt_bytes(checkpoint)} for the whole model")
+    ws.assume("the checkpoint holds bf16 weights, fp32 master weights and both Adam moments; gradients "
+              "are not checkpointed; RNG, data-loader and scheduler state are negligible")
     total = state
     if model.config is None:
         ws.warn(_NO_ARCH)

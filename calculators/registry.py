@@ -92,6 +92,7 @@ class Registry(Generic[S]):
         for e in entries:
             for alias in (e.id, e.name, *e.aliases):
                 self._by_key.setdefault(name_key(alias), e)
+        self._spellings = [(a.lower(), e) for e in entries for a in (e.id, e.name, *e.aliases)]
         spellings = {a.lower() for e in entries for a in (e.id, e.name, *e.aliases)}
         # (first token, pattern, spelling): the first token is a cheap substring pre-filter
         self._patterns = [(_TOKEN.findall(a)[0], re.compile(_alias_regex(a)), a)
@@ -111,6 +112,29 @@ class Registry(Generic[S]):
                 break
         return out
 
+    def fuzzy(self, name: str, cutoff: float = 0.75) -> S | None:
+        """The one entry a misspelt name means ('lamma 3 70b', 'mixtrel 8x7b', 'deepsek v3'), or None.
+
+        Numbers must match exactly (Llama 2 70B is not a typo of Llama 3 70B); only the words may be
+        misspelt, and the best match must be unique.
+        """
+        numbers, letters = _split(name)
+        if not numbers:
+            return None
+        scored: dict[str, float] = {}
+        for spelling, entry in self._spellings:
+            nums, words = _split(spelling)
+            if nums != numbers:
+                continue
+            ratio = difflib.SequenceMatcher(None, letters, words).ratio()
+            if ratio >= cutoff:
+                scored[entry.id] = max(scored.get(entry.id, 0.0), ratio)
+        if not scored:
+            return None
+        top = max(scored.values())
+        winners = [entry_id for entry_id, ratio in scored.items() if ratio == top]
+        return self.entries[winners[0]] if len(winners) == 1 else None
+
     def search(self, text: str) -> tuple[S, re.Match] | None:
         """First entry named in lower-case `text` (the longest spelling wins at a position)."""
         best: re.Match | None = None
@@ -122,6 +146,12 @@ class Registry(Generic[S]):
             if m and (best is None or (m.start(), -len(m.group(0))) < (best.start(), -len(best.group(0)))):
                 best, best_spelling = m, spelling
         return (self.find(best_spelling), best) if best else None
+
+
+def _split(name: str) -> tuple[list[str], str]:
+    """(number tokens, letters joined): 'Mixtral 8x7B' -> (['8', '7'], 'mixtralxb')."""
+    tokens = _tokens(name)
+    return [t for t in tokens if t[0].isdigit()], "".join(t for t in tokens if t.isalpha())
 
 
 def _alias_regex(alias: str) -> str:
@@ -172,12 +202,83 @@ def closest_models(name: str, k: int = 3) -> list[str]:
     return models().closest(name, k)
 
 
+def find_model_fuzzy(name: str) -> ModelSpec | None:
+    """A misspelt model name resolved when exactly one entry matches (the answer states the reading)."""
+    return models().fuzzy(name)
+
+
+# Family names that do not say which model is meant: the default reading, and the words to state it.
+_AMBIGUOUS_MODELS = {
+    "mixtral": ("mixtral-8x7b", "'Mixtral' read as Mixtral 8x7B (Mixtral 8x22B is the other one)"),
+    "mixtralinstruct": ("mixtral-8x7b", "'Mixtral' read as Mixtral 8x7B (Mixtral 8x22B is the other one)"),
+}
+
+
+def ambiguous_model(name: str) -> tuple[ModelSpec, str] | None:
+    """For a family name ('mixtral'): the entry assumed and the assumption in words; else None."""
+    hit = _AMBIGUOUS_MODELS.get(name_key(name))
+    return (models().entries[hit[0]], hit[1]) if hit else None
+
+
 def find_gpu(name: str) -> GpuSpec | None:
     return gpus().find(name)
 
 
+# Names readers type for parts the registry does not hold, and the entry each is a variant of.
+_GPU_RELATIVES = {
+    "h800": "h100-sxm",  # export variant of the H100 SXM (same compute, reduced NVLink)
+    "h800pcie": "h100-pcie",
+    "a800": "a100-80gb",  # export variant of the A100 (reduced NVLink)
+    "gh200": "h200",  # Grace Hopper: an H100/H200-class GPU beside a Grace CPU
+    "b100": "b200",
+}
+_FAMILY = re.compile(r"([a-z]+)\s*[-_ ]?\s*[a-z]*?\s*(\d+)")
+
+
+def _family_number(name: str) -> tuple[str, int] | None:
+    """('h', 800) for 'H800', ('mi', 400) for 'MI400', ('rtx', 4090) for 'RTX 4090', ('', 3090) for '3090'."""
+    tokens = _tokens(name)
+    letters = next((t for t in tokens if t.isalpha()), "")
+    number = next((t for t in tokens if t[0].isdigit()), None)
+    if number is None or not int(float(number)):
+        return None
+    return letters, int(float(number))
+
+
+def _gpu_score(query: str, spec: GpuSpec) -> float:
+    """Similarity of an unknown GPU name to an entry: same family, nearby model number, then spelling."""
+    import math
+
+    spellings = (spec.id, spec.name, *spec.aliases)
+    key = name_key(query)
+    spelling = max(difflib.SequenceMatcher(None, key, name_key(a)).ratio() for a in spellings)
+    q = _family_number(query)
+    best = 0.0
+    for a in spellings:
+        e = _family_number(a)
+        if q is None or e is None:
+            continue
+        score = 0.4 if q[0] and q[0] == e[0] else 0.0
+        score += 0.6 * max(0.0, 1 - abs(math.log10(q[1] / e[1])))
+        best = max(best, score)
+    return best + 0.1 * spelling
+
+
 def closest_gpus(name: str, k: int = 3) -> list[str]:
-    return gpus().closest(name, k)
+    """Nearest registry GPUs to a name it does not know ('H800' → H100 SXM first; 'MI400' → MI355X, …)."""
+    registry = gpus()
+    ranked = sorted(registry.entries.values(), key=lambda spec: -_gpu_score(name, spec))
+    out = [spec.id for spec in ranked]
+    relative = _GPU_RELATIVES.get(name_key(name))
+    if relative:
+        out.remove(relative)
+        out.insert(0, relative)
+    return out[:k]
+
+
+def find_gpu_fuzzy(name: str) -> GpuSpec | None:
+    """A misspelt GPU name resolved when exactly one entry matches ('mi300' -> MI300X); never a different number."""
+    return gpus().fuzzy(name)
 
 
 def find_link(name: str) -> LinkSpec | None:

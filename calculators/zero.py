@@ -4,7 +4,8 @@
 (4 fp32 master weights + 4 + 4 Adam moments). ZeRO over N data-parallel ranks (Rajbhandari et
 al. 2020): stage 0 = 16Ψ; stage 1 = 4Ψ + 12Ψ/N; stage 2 = 2Ψ + 14Ψ/N; stage 3 = 16Ψ/N.
 FSDP full sharding is stage 3 over all data-parallel ranks; hybrid sharding is stage 3 inside a
-shard group, replicated across groups.
+shard group, replicated across groups. A full training checkpoint (the whole model, however it is
+sharded) is 14 B per parameter: the state above without the gradients.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from fractions import Fraction
 from .units import fmt_int
 
 BYTES_PER_PARAM = 16
+# A full training checkpoint: bf16 weights 2 + fp32 master weights 4 + Adam moments 4 + 4 (no gradients).
+CHECKPOINT_BYTES_PER_PARAM = 14
 # (replicated bytes per param, sharded bytes per param) for each ZeRO stage
 STAGES = {0: (16, 0), 1: (4, 12), 2: (2, 14), 3: (0, 16)}
 

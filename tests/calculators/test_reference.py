@@ -129,26 +129,74 @@ def test_tree_all_reduce_uses_log2_latency():
 def test_decode_70b_bf16_on_h100():
     calc = calculate("decode", {"model": "llama-3.1-70b", "precision": "bf16", "gpu": "h100"})
     assert calc.primary.name == "tokens_per_s_per_sequence"
-    assert calc.primary.value == pytest.approx(3.35e12 / 141_107_412_992)
-    assert calc.primary.display == "23.7 tokens/s"
+    # weights 141,107,412,992 B less the untied input embedding 128,256 × 8,192 × 2 B = 2,101,346,304 B,
+    # plus the one gathered row 8,192 × 2 B = 16,384 B: 139,006,083,072 B per step / 3.35 TB/s = 41.49 ms
+    step_bytes = 141_107_412_992 - 128_256 * 8192 * 2 + 8192 * 2
+    assert step_bytes == 139_006_083_072
+    assert calc.quantity("step_time_s").value == pytest.approx(step_bytes / 3.35e12)
+    assert round(calc.quantity("step_time_s").value * 1e3, 1) == 41.5
+    assert calc.primary.value == pytest.approx(3.35e12 / step_bytes)
+    assert calc.primary.display == "24.1 tokens/s"
     assert "does not fit in one H100 SXM (80 GB): needs at least 2" in calc.warnings
     assert any("memory-bound" in step for step in calc.steps)
+    assert any("gathered, not read" in step for step in calc.steps)
+    # what must be resident is still the whole model
+    assert calc.quantity("free_bytes").value == 80_000_000_000 - 141_107_412_992
+
+
+def test_decode_tied_embedding_counts_once_as_lm_head():
+    from calculators.architecture import ModelConfig
+
+    config = find_model("llama-3.1-8b").config.model_copy(update={"tie_word_embeddings": True})
+    calc = calculate("decode", {"model": config.model_dump(), "precision": "bf16", "gpu": "h100"})
+    # tied: 8,030,261,248 − 525,336,576 = 7,504,924,672 params, all read (the tied matrix as the LM head)
+    params = 8_030_261_248 - 128_256 * 4096
+    assert calc.quantity("step_time_s").value == pytest.approx(2 * params / 3.35e12)
+    assert any("tied" in step for step in calc.steps)
+    assert isinstance(config, ModelConfig)
+
+
+def test_decode_size_only_model_counts_every_parameter():
+    calc = calculate("decode", {"params": "70B", "gpu": "h100"})
+    assert calc.quantity("step_time_s").value == pytest.approx(140e9 / 3.35e12)
+    assert any("cannot be separated" in a for a in calc.assumptions)
 
 
 def test_decode_kv_reads_tp_and_efficiency():
     base = {"model": "llama-3.1-8b", "gpu": "h100", "batch": 32, "context": 4096}
     calc = calculate("decode", base)
-    step_bytes = 16_060_522_496 + 32 * 4096 * 131_072
+    # weights 16,060,522,496 B − input embedding 128,256 × 4,096 × 2 B + 32 gathered rows × 4,096 × 2 B
+    weights_read = 16_060_522_496 - 128_256 * 4096 * 2 + 32 * 4096 * 2
+    step_bytes = weights_read + 32 * 4096 * 131_072
     assert calc.quantity("step_time_s").value == pytest.approx(step_bytes / 3.35e12)
     assert calc.quantity("aggregate_tokens_per_s").value == pytest.approx(32 * 3.35e12 / step_bytes)
     tp = calculate("decode", {**base, "gpus": 4, "efficiency": 0.5})
     assert tp.quantity("step_time_s").value == pytest.approx(step_bytes / (4 * 3.35e12 * 0.5))
+    assert not any("KV-cache reads" in w for w in calc.warnings)
+
+
+def test_decode_batch_without_context_warns_kv_left_out():
+    calc = calculate("decode", {"model": "llama-3.1-8b", "batch": 8})
+    assert any("no context given" in w and "left out" in w for w in calc.warnings)
+    single = calculate("decode", {"model": "llama-3.1-8b"})
+    assert not any("no context given" in w for w in single.warnings)
 
 
 def test_decode_moe_reads_active_params_at_batch_1():
     calc = calculate("decode", {"model": "mixtral-8x7b", "precision": "bf16", "gpu": "h100"})
     active = find_model("mixtral-8x7b").params.active
-    assert calc.quantity("step_time_s").value == pytest.approx(2 * active / 3.35e12)
+    # active 12,879,925,248 less the input embedding 32,000 × 4,096, plus one gathered row
+    read = 2 * (active - 32_000 * 4096) + 2 * 4096
+    assert calc.quantity("step_time_s").value == pytest.approx(read / 3.35e12)
+
+
+def test_decode_mxfp4_moe_gathers_bf16_rows():
+    calc = calculate("decode", {"model": "gpt-oss-120b", "gpu": "h100"})
+    p = find_model("gpt-oss-120b").params
+    expert = 36 * 4 * 3 * 2880 * 2880  # the 4 routed experts' matrices of each of 36 layers, MXFP4
+    other = p.active - expert - 201_088 * 2880  # the rest of the active params, bf16, input embedding out
+    read = -(-(expert * 17) // 32) + 2 * other + 2 * 2880
+    assert calc.quantity("step_time_s").value == pytest.approx(read / 3.35e12, rel=1e-9)
 
 
 def test_decode_reports_compute_bound():
@@ -227,3 +275,29 @@ def test_unknown_peak_is_said_not_invented():
     calc = calculate("roofline", {"gpu": "rtx-pro-6000"})
     assert calc.primary.value is None
     assert any("unknown" in w for w in calc.warnings)
+
+
+@pytest.mark.parametrize(
+    ("model", "per_token", "past_window"),
+    [
+        # gpt-oss-120b: 2 × 8 kv_heads × 64 head_dim × 2 B = 2,048 B per token-layer; 18 of 36 layers full
+        ("gpt-oss-120b", 36 * 2048, 18 * 2048),
+        # gpt-oss-20b: 12 of 24 layers full
+        ("gpt-oss-20b", 24 * 2048, 12 * 2048),
+        # Mistral 7B: every layer slides over 4,096 tokens, so past the window the cache stops growing
+        ("mistral-7b", 131_072, 0),
+    ],
+)
+def test_sliding_window_marginal_kv_per_token(model, per_token, past_window):
+    for name, inputs in (("kv_cache", {"model": model, "kv_precision": "bf16"}),
+                         ("memory", {"model": model, "context": "32k", "kv_precision": "bf16"})):
+        calc = calculate(name, inputs)
+        assert calc.quantity("kv_bytes_per_token").value == per_token
+        assert calc.quantity("kv_bytes_per_token_past_window").value == past_window
+        assert any("past the" in step and "window" in step for step in calc.steps)
+
+
+def test_no_window_no_marginal_quantity():
+    calc = calculate("kv_cache", {"model": "llama-3.1-8b"})
+    with pytest.raises(KeyError):
+        calc.quantity("kv_bytes_per_token_past_window")

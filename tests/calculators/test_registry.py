@@ -16,9 +16,13 @@ MODELS = ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3-8b", "llam
           "mistral-7b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "deepseek-r1",
           "qwen2.5-7b", "qwen2.5-72b", "gpt-oss-20b", "gpt-oss-120b"]
 GPUS = ["h100-sxm", "h100-pcie", "h200", "a100-80gb", "a100-40gb", "b200", "b300", "gb200", "mi300x",
-        "mi325x", "mi355x", "l40s", "rtx-pro-6000", "tpu-v5e", "tpu-v5p", "trainium2", "gaudi-3"]
+        "mi325x", "mi355x", "l40s", "rtx-pro-6000", "tpu-v5e", "tpu-v5p", "trainium2", "gaudi-3",
+        "h20", "h100-nvl", "h200-nvl", "a100-80gb-pcie", "gb300", "rtx-4090", "rtx-5090", "l4",
+        "mi250x", "mi250x-gcd", "tpu-v6e"]
 LINKS = ["nvlink3", "nvlink4", "nvlink5", "pcie4", "pcie5", "pcie6", "ib-hdr", "ib-ndr", "ib-xdr",
-         "roce-400", "roce-800"]
+         "roce-400", "roce-800", "nvlink-bridge-h100-nvl", "nvlink-bridge-h200-nvl",
+         "infinity-fabric-mi300x", "infinity-fabric-mi355x", "infinity-fabric-mi250x", "ici-v5e",
+         "ici-v5p", "ici-v6e", "neuronlink-v3", "gaudi3-roce"]
 
 
 @pytest.mark.parametrize(("registry", "ids"), [(models, MODELS), (gpus, GPUS), (links, LINKS)])
