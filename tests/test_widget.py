@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from html.parser import HTMLParser
 
 import pytest
@@ -12,6 +13,8 @@ from service.app import create_app
 from service.demo import render_markdown
 
 from conftest import FIXTURE_CORPUS
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SITE = "https://learn.ai-infra.example"
 
@@ -117,3 +120,17 @@ def test_every_article_of_the_real_corpus_gets_a_demo_page():
         tags = Tags(article_page(catalogue, article_id)).tags
         assert [a["id"] for t, a in tags if t == "h2"][: len(info.sections)] == [s.anchor for s in info.sections]
         assert ("ask-article", {"article": article_id}) in tags
+
+
+def test_the_widget_reads_citation_markers_with_the_services_grammar():
+    """One marker grammar: the widget's renderer carries service/answer/markers.py's pattern verbatim."""
+    import json
+
+    from service.answer.markers import MARKER_SOURCE, markers
+
+    line = next(line for line in (ROOT / "service" / "static" / "widget.js").read_text().splitlines()
+                if "citation markers" in line and "MARKER_SOURCE" in line)
+    literal = line.strip().split(",  //")[0]
+    assert json.loads(literal) == MARKER_SOURCE
+    # and the grammar reads answers the way a reader sees them
+    assert [n for _, n in markers("Paged blocks. [1][2] A tile[32][32] read [3, 4]")] == [1, 2, 3, 4]

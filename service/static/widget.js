@@ -177,7 +177,7 @@
   const INLINE = new RegExp([
     "(`+)([^`]|[^`][\\s\\S]*?[^`])\\1(?!`)",               // 1,2 code span
     "\\[([^\\[\\]\\n]+)\\]\\(([^()\\s]+)\\)",                // 3,4 link
-    "\\[(\\d{1,3}(?:\\s*,\\s*\\d{1,3})*)\\]",                // 5 citation marker(s): [1] or [1, 2]
+    "(?<![^\\s.,;:!?)])((?:\\[\\d{1,3}(?:\\s*,\\s*\\d{1,3})*\\])+)",  // 5 citation markers: service/answer/markers.py MARKER_SOURCE
     "\\*\\*(?=\\S)([\\s\\S]*?\\S)\\*\\*",                     // 6 strong
     "\\*(?=[^\\s*])([\\s\\S]*?[^\\s*])\\*",                   // 7 em
   ].join("|"), "g");
@@ -197,7 +197,7 @@
         const label = depth < 2 ? inline(m[3], null, depth + 1) : [m[3]];
         out.push(href ? el("a", { href, target: "_blank", rel: "noopener noreferrer" }, label) : el("span", null, label));
       } else if (m[5] !== undefined) {
-        const numbers = m[5].split(",").map((s) => Number(s.trim()));
+        const numbers = m[5].match(/\d+/g).map(Number);  // "[1][2]" and "[1, 2]" alike
         const nodes = cite ? numbers.map((n) => cite(n)) : [];
         if (nodes.length && nodes.every(Boolean)) out.push(...nodes);
         else out.push(document.createTextNode(m[0]));
