@@ -17,8 +17,8 @@ from . import offline  # noqa: F401 - the offline switches, before any Hugging F
 
 
 class Embedder:
-    """Loads lazily, so a no-op rebuild never pays for the model. `threads` caps intra-op threads
-    (None: the library default, all cores, which suits a build)."""
+    """Loads lazily, so a no-op rebuild never pays for the model. `threads` caps the cores it uses
+    (None: all of them, which suits a build)."""
 
     def __init__(self, model: str, threads: int | None = None, onnx_cache: Path | None = None):
         self.model_name = model
@@ -81,7 +81,7 @@ class Embedder:
         from .onnx import load_or_export
 
         return load_or_export(Path(self.model_name), self.model_id, self.max_tokens, self.onnx_cache,
-                              self.threads or 0, lambda: self.model)  # 0: ONNX Runtime uses every core
+                              self.threads or 0, lambda: self.model)  # 0: every core
 
     @property
     def backend(self) -> str:
