@@ -1,4 +1,5 @@
-"""Command line: `python -m evals run | gate | release` (a thin layer over evals.suite / evals.release).
+"""Command line: `python -m evals run | gate | release | candidates` (a thin layer over evals.suite /
+evals.release / evals.candidates).
 
     python -m evals run                          # every dataset, in-process, hybrid + dense + bm25, gate applied
     python -m evals run --datasets numeric --limit 10 --no-gate
@@ -8,6 +9,8 @@
     EVAL_LLM_BASE_URL=… EVAL_LLM_MODEL=… python -m evals run   # + ragas Faithfulness, ResponseRelevancy, …
     python -m evals gate reports/<ts>/report.json --baseline reports/<older>/report.json
     python -m evals release                      # build a staging index → eval → promote only if the gate passes
+    python -m evals split readers                # give a dataset's new items a dev/test split (seeded, once)
+    python -m evals candidates --since 2026-11-01 --out candidates.yaml   # golden stubs from what readers asked
 
 Exit status: 0 pass, 1 a gate failed, 2 the run could not be made (bad dataset, no index, unreachable URL).
 """
@@ -56,15 +59,30 @@ def main(argv: list[str] | None = None) -> int:
     common(p_release)
     p_release.set_defaults(baseline="last")
 
+    p_split = sub.add_parser("split", help="give a dataset's items a dev/test split, once (items that have one keep it)")
+    p_split.add_argument("dataset")
+    p_split.add_argument("--seed", type=int, default=None, help="default: 20261201")
+    p_split.add_argument("--datasets-dir", type=Path, default=DATASETS_DIR)
+
     p_gate = sub.add_parser("gate", help="apply the gate to a saved report.json")
     p_gate.add_argument("report", type=Path)
     p_gate.add_argument("--baseline", help="a report.json (or its folder) to check regressions against")
     p_gate.add_argument("--gates", type=Path, default=GATES_FILE)
 
+    p_candidates = sub.add_parser("candidates", help="golden-question stubs from the question log's gaps and down-votes")
+    p_candidates.add_argument("--since", type=_when, help="from this ISO date/time, UTC (default: 30 days ago)")
+    p_candidates.add_argument("--until", type=_when, help="up to (not including) this ISO date/time (default: now)")
+    p_candidates.add_argument("--out", type=Path, help="YAML file to write (default: standard output)")
+    p_candidates.add_argument("--per-gap", type=int, default=3, help="questions per content gap (default 3)")
+
     args = parser.parse_args(argv)
     try:
         if args.command == "gate":
             return _gate(args)
+        if args.command == "split":
+            return _split(args)
+        if args.command == "candidates":
+            return _candidates(args)
         return _run(args)
     except _Fatal as exc:
         print(f"evals: {exc}", file=sys.stderr)
@@ -135,6 +153,16 @@ def _run(args) -> int:
     return 1 if outcome.failures else 0
 
 
+def _split(args) -> int:
+    from . import split
+    from .errors import EvalError
+
+    try:
+        return split.main(args.dataset, args.seed or split.DEFAULT_SEED, args.datasets_dir)
+    except EvalError as exc:
+        raise _Fatal(str(exc)) from exc
+
+
 def _gate(args) -> int:
     from .compare import compare, find_baseline, load_report
     from .errors import EvalError
@@ -154,6 +182,31 @@ def _gate(args) -> int:
         print(f"GATE FAILED: {failure}")
     print("gate passed" if not failures else f"gate failed: {len(failures)} check(s)")
     return 1 if failures else 0
+
+
+def _when(value: str):
+    import datetime as dt
+
+    try:
+        return dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO date or date-time: {value!r}") from None
+
+
+def _candidates(args) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .candidates import run
+
+    try:
+        text, count = run(args.since, args.until, args.out, args.per_gap)
+    except (ValueError, SQLAlchemyError) as exc:
+        raise _Fatal(str(exc).splitlines()[0]) from exc
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        print(f"{count} candidate(s) written to {args.out}", file=sys.stderr)
+    return 0
 
 
 def _print_summary(report: dict, folder: Path) -> None:

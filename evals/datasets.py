@@ -15,13 +15,18 @@ import yaml
 from .errors import EvalError
 
 DATASETS_DIR = Path(__file__).parent / "datasets"
-DATASET_NAMES = ("articles", "concepts", "numeric", "adversarial")
+DATASET_NAMES = ("articles", "concepts", "numeric", "adversarial", "readers", "numeric_readers")
+SPLITS = ("dev", "test")
+STYLES = ("short", "vague", "typo", "lowercase", "pronoun", "vs", "two_part", "one_line", "long",
+          # numeric phrasings
+          "template", "units", "word_numbers", "label_order", "topology", "intent", "alias", "ambiguous",
+          "training", "quantity_of_model", "collective_new", "non_nvidia")
 ROUTES = ("retrieval", "calculator", "no_answer")
 SCOPES = ("article", "site")
 _ANCHOR = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*#[^\s#]+$")
 _ARTICLE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _FIELDS = {"id", "article", "question", "route", "scope", "reference", "anchors", "key_facts", "expected", "explain",
-           "note", "kind"}
+           "note", "kind", "style", "split"}
 
 
 class DatasetError(EvalError):
@@ -45,7 +50,9 @@ class Item:
     key_facts: tuple[str, ...] = ()
     expected: dict = field(default_factory=dict)
     explain: bool = False
-    kind: str | None = None  # adversarial items: injection | off_topic | near_miss | long | odd | …
+    kind: str | None = None  # adversarial items: injection | off_topic | near_miss | long | odd | must_not_route | …
+    style: tuple[str, ...] = ()  # what makes it reader-like (STYLES)
+    split: str | None = None  # dev | test, assigned once (python -m evals split); None = not split
 
     @property
     def answerable(self) -> bool:
@@ -122,16 +129,23 @@ def _item(entry, dataset: str) -> tuple[Item | None, list[str]]:
     if not isinstance(expected, dict):
         errors.append("expected must be a mapping")
         expected = {}
-    elif expected and not expected.get("unknown_model"):
+    elif expected and not (expected.get("unknown_model") or expected.get("unknown_gpu")):
         missing = [k for k in ("calculator", "quantity", "value") if k not in expected]
         if missing:
             errors.append(f"expected lacks {', '.join(missing)}")
-    if route == "retrieval" and dataset in ("articles", "concepts") and not anchors:
+    if route == "retrieval" and dataset in ("articles", "concepts", "readers") and not anchors:
         errors.append("a retrieval item needs anchors")
+    style = entry.get("style") or []
+    if not isinstance(style, list) or not all(isinstance(x, str) and x in STYLES for x in style):
+        errors.append(f"style must be a list of: {', '.join(STYLES)}")
+        style = []
+    if entry.get("split") is not None and entry.get("split") not in SPLITS:
+        errors.append(f"split '{entry.get('split')}' is not one of {', '.join(SPLITS)}")
     if errors:
         return None, errors
     return Item(
         id=entry["id"].strip(), dataset=dataset, question=entry["question"], route=route, article=article, scope=scope,
         reference=(entry.get("reference") or None), anchors=tuple(anchors), key_facts=tuple(str(f) for f in facts),
         expected=dict(expected), explain=bool(entry.get("explain", False)), kind=entry.get("kind"),
+        style=tuple(style), split=entry.get("split"),
     ), []
