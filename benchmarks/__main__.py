@@ -1,5 +1,6 @@
 """`python -m benchmarks`: index build speed, /v1/ask latency (sequential, concurrent, calculator
-route, time to first SSE event), the service's overhead before the first LLM token, and service RSS.
+route, time to first SSE event, with the question log on and off), the service's overhead before the
+first LLM token, and service RSS.
 
 Everything runs against the real corpus in a scratch data directory, through a real `python -m service`
 process over HTTP. Each latency figure is reported beside a baseline measured in the same run: the bare
@@ -176,6 +177,35 @@ def bench_service(env: dict, n: int, concurrency: int, baseline: list[float]) ->
         proc.wait(timeout=30)
 
 
+def bench_question_log(env: dict, n: int) -> None:
+    """`/v1/ask` p50 with the question log on and off: two services on the same index at once, asked in
+    turn (on, off, on, off, …) so that drift in the machine's load falls on both alike."""
+    on, url_on = start_service({**env, "QUESTION_LOG": "true"})
+    try:
+        off, url_off = start_service({**env, "QUESTION_LOG": "false"})
+    except BaseException:
+        on.terminate()
+        raise
+    try:
+        with httpx.Client(base_url=url_on, timeout=30) as log_on, httpx.Client(base_url=url_off, timeout=30) as log_off:
+            asks = [{"question": q, "article": a} for q, a in QUESTIONS]
+            for i in range(20):  # warm-up, both
+                timed_post(log_on, asks[i % len(asks)])
+                timed_post(log_off, asks[i % len(asks)])
+            with_log, without = [], []
+            for i in range(n):
+                first, second = (log_on, log_off) if i % 2 == 0 else (log_off, log_on)  # alternate who goes first
+                for client in (first, second):
+                    (with_log if client is log_on else without).append(timed_post(client, asks[i % len(asks)]))
+        ratio = statistics.median(with_log) / statistics.median(without)
+        print(row("/v1/ask, question log off", without))
+        print(row("/v1/ask, question log on", with_log) + f"   ×{ratio:.2f} of log off (target ≤ 1.10)")
+    finally:
+        for proc in (on, off):
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
 def bench_llm_overhead(env: dict, n: int) -> None:
     """Request sent → the LLM receives the chat request: the route, retrieval and prompt the service adds."""
     from conftest import LiveServer
@@ -214,6 +244,7 @@ def main() -> None:
         bench_build(env)
         baseline = bench_baseline(env, args.n)
         bench_service(env, args.n, args.concurrency, baseline)
+        bench_question_log(env, args.n)
         bench_llm_overhead(env, min(args.n, 100))
 
 

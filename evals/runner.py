@@ -144,7 +144,8 @@ class HttpTarget:
 
         start = time.perf_counter()
         try:
-            reply = self._http.post("/v1/ask", json={"question": item.question, "article": item.article})
+            reply = self._http.post("/v1/ask", json={"question": item.question, "article": item.article},
+                                    headers={"X-Client": "eval"})  # eval runs are not logged as readers
         except httpx.HTTPError as exc:
             return Answer(item.id, mode, None, latency_ms=_ms(start), error=f"{type(exc).__name__}: {exc}"[:300])
         latency = _ms(start)

@@ -6,6 +6,7 @@ import logging
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.middleware import Middleware
 
@@ -15,6 +16,7 @@ from . import api, slack
 from .answer import open_assistant
 from .api import slack as slack_api
 from .feedback import FeedbackStore, url_for
+from .questions import QuestionLog
 from .http.errors import install_handlers
 from .http.middleware import BodyLimit, RateLimit, RequestContext
 from .runtime import Runtime
@@ -26,14 +28,18 @@ log = logging.getLogger("service")
 def create_app(settings: Settings | None = None, store: IndexStore | None = None) -> FastAPI:
     """`store` overrides the one the settings name (tests share an in-memory Qdrant this way)."""
     settings = settings or Settings()
-    runtime = Runtime(settings, FeedbackStore(url_for(settings)))
+    runtime = Runtime(settings, FeedbackStore(url_for(settings)), QuestionLog(url_for(settings), settings))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # The model and the index are loaded once, not per request.
         with open_assistant(settings, store) as assistant:
             runtime.assistant = assistant
-            yield
+            runtime.questions.start()  # the question log's writer thread (prunes old rows first)
+            try:
+                yield
+            finally:
+                await run_in_threadpool(runtime.questions.close)  # what is still queued is written
 
     app = FastAPI(title="Ask about this article", version="0.1.0", lifespan=lifespan,
                   description="Cited answers from the site's own text; numeric answers from deterministic calculators.")
@@ -59,7 +65,7 @@ def _stack_middleware(app: FastAPI, settings: Settings) -> None:
     if settings.cors_origins:
         app.user_middleware.append(Middleware(
             CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
-            allow_headers=["content-type", "authorization", "x-api-key", "x-request-id"],
+            allow_headers=["content-type", "authorization", "x-api-key", "x-request-id", "x-client", "x-session"],
             expose_headers=["x-request-id", "retry-after"]))
     app.user_middleware.append(Middleware(RateLimit, per_ip=settings.rate_limit_ip_per_minute,
                                           per_key=settings.rate_limit_key_per_minute,

@@ -1,4 +1,5 @@
-"""Reader feedback on answers: thumbs up/down and an optional comment, kept in a SQL database.
+"""Reader feedback on answers: thumbs up/down and an optional comment, kept in a SQL database (the
+same one as the question log, service/questions.py; the schema of both is service/db.py).
 
 SQLite in WAL mode by default (`DATA_DIR/feedback.sqlite3`): many concurrent writers, readers never
 blocked; any SQLAlchemy URL in production (`FEEDBACK_URL=postgresql+psycopg://…`, with the `postgres`
@@ -19,42 +20,21 @@ import threading
 from pathlib import Path
 from typing import Iterator, Literal
 
-from sqlalchemy import (CheckConstraint, Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, event,
-                        insert, select)
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
+from .db import connect, default_url, ensure_schema, feedback_table, metadata, questions_table, url_for
+
 RATINGS = ("up", "down")
 COMMENT_MAX_CHARS = 2000
 COLUMNS = ("id", "answer_id", "rating", "comment", "client", "created_at")
+# What the question log knows about the rated answer (empty when it does not hold that answer_id).
+JOINED = ("question", "article", "route", "answer", "cited")
 
-metadata = MetaData()
-feedback_table = Table(
-    "feedback", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("answer_id", String(64), nullable=False, index=True),
-    Column("rating", String(4), CheckConstraint("rating IN ('up', 'down')", name="rating_up_or_down"), nullable=False),
-    Column("comment", Text, nullable=True),
-    Column("client", String(32), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
-)
-
-
-def default_url(data_dir: Path | str) -> str:
-    return f"sqlite:///{Path(data_dir).resolve() / 'feedback.sqlite3'}"
-
-
-def url_for(settings) -> str:
-    return settings.feedback_url or default_url(settings.data_dir)
-
-
-def _sqlite_pragmas(connection, _record) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")  # writers append to the log; readers never wait for them
-    cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
-    cursor.execute("PRAGMA busy_timeout=30000")  # a writer waits its turn instead of failing
-    cursor.close()
+__all__ = ["COLUMNS", "COMMENT_MAX_CHARS", "FeedbackStore", "JOINED", "RATINGS", "default_url", "feedback_table",
+           "metadata", "url_for"]
 
 
 class FeedbackStore:
@@ -74,16 +54,8 @@ class FeedbackStore:
         return self._engine
 
     def _connect(self) -> Engine:
-        if self.url.startswith("sqlite"):
-            database = self.url.split("///", 1)[-1]
-            if database and database != ":memory:":
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(self.url, connect_args={"timeout": 30, "check_same_thread": False},
-                                   pool_size=5, max_overflow=10, pool_timeout=60)
-            event.listen(engine, "connect", _sqlite_pragmas)
-        else:
-            engine = create_engine(self.url, pool_pre_ping=True)
-        metadata.create_all(engine)
+        engine = connect(self.url)
+        ensure_schema(engine)  # both tables of the database (service/db.py): created if missing, never rewritten
         return engine
 
     @retry(retry=retry_if_exception_type(OperationalError), stop=stop_after_attempt(5),
@@ -99,33 +71,45 @@ class FeedbackStore:
             row["id"] = result.inserted_primary_key[0]
         return row
 
-    def rows(self, since: dt.datetime | None = None) -> Iterator[dict]:
-        query = select(feedback_table).order_by(feedback_table.c.id)
+    def rows(self, since: dt.datetime | None = None, until: dt.datetime | None = None,
+             joined: bool = False) -> Iterator[dict]:
+        """Every rating, oldest first; `joined` adds what the question log holds about the rated answer
+        (`question`, `article`, `route`, `answer`, `cited` — None when the log does not hold it)."""
+        f, q = feedback_table.c, questions_table.c
+        if joined:
+            query = (select(feedback_table, q.question, q.article, q.route, q.answer, q.cited)
+                     .select_from(feedback_table.outerjoin(questions_table, f.answer_id == q.answer_id)))
+        else:
+            query = select(feedback_table)
+        query = query.order_by(f.id)
         if since is not None:
-            query = query.where(feedback_table.c.created_at >= since)
+            query = query.where(f.created_at >= since)
+        if until is not None:
+            query = query.where(f.created_at < until)
         with self.engine.connect() as connection:
             for row in connection.execute(query):
                 out = dict(row._mapping)
-                created = out["created_at"]
-                if created.tzinfo is None:  # SQLite hands back naive datetimes; they were stored as UTC
-                    created = created.replace(tzinfo=dt.timezone.utc)
-                out["created_at"] = created.isoformat()
+                out["created_at"] = _utc(out["created_at"]).isoformat()
+                if joined:
+                    out["cited"] = json.loads(out["cited"]) if out["cited"] else []
                 yield out
 
     def count(self) -> int:
         return sum(1 for _ in self.rows())
 
     def export(self, fmt: Literal["jsonl", "csv"] = "jsonl", since: dt.datetime | None = None) -> Iterator[str]:
-        """The table as JSON lines or CSV (with a header), one chunk of text per row."""
+        """The table as JSON lines or CSV (with a header), one chunk of text per row, each rating joined to
+        its question and answer when the question log holds them (`cited`: a list; in CSV, space-separated)."""
         if fmt == "jsonl":
-            for row in self.rows(since):
+            for row in self.rows(since, joined=True):
                 yield json.dumps(row, ensure_ascii=False) + "\n"
             return
         buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=COLUMNS)
+        writer = csv.DictWriter(buffer, fieldnames=COLUMNS + JOINED)
         writer.writeheader()
-        for row in self.rows(since):
-            writer.writerow({k: _csv_safe(row[k]) for k in COLUMNS})
+        for row in self.rows(since, joined=True):
+            row["cited"] = " ".join(row["cited"])
+            writer.writerow({k: _csv_safe(row[k]) for k in COLUMNS + JOINED})
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()
@@ -134,6 +118,11 @@ class FeedbackStore:
     def close(self) -> None:
         if self._engine is not None:
             self._engine.dispose()
+
+
+def _utc(value: dt.datetime) -> dt.datetime:
+    """SQLite hands back naive datetimes; they were stored as UTC."""
+    return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value
 
 
 def _csv_safe(value):

@@ -33,6 +33,23 @@ class Settings(IndexSettings):
     rate_limit_key_per_minute: int = Field(3000, ge=0, description="Requests per minute to /v1/* per API key; 0 = no limit.")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="Largest request body accepted; larger is a 413.")
     feedback_url: str | None = Field(None, description="SQLAlchemy URL of the feedback store; unset = SQLite (WAL) at DATA_DIR/feedback.sqlite3.")
+    # --- the question log and the insights report (service/questions.py, service/insights.py) ---
+    question_log: bool = Field(True, description="Log every answer served to a reader (widget, Slack, API) in the "
+                               "feedback database; false = nothing is logged.")
+    question_log_retention_days: int = Field(90, ge=0, description="Question-log rows older than this are deleted "
+                                             "(at start-up, then hourly); 0 = kept forever.")
+    question_log_salt: SecretStr | None = Field(None, description="Salt of the hashed X-Session ids; unset = a random "
+                                                "salt per process (hashes cannot be linked across restarts or replicas).")
+    question_log_queue: int = Field(10_000, ge=1, description="Log rows waiting for the background writer at most; "
+                                    "past it a row is dropped (counted), never waited for.")
+    question_log_lock_timeout_s: float = Field(5.0, gt=0, description="How long a log write waits for a locked "
+                                               "database before that batch is dropped (counted).")
+    insights_low_support_margin: float = Field(0.08, ge=0, description="A retrieval answer whose best support is "
+                                               "below SUPPORT_THRESHOLD + this counts as low-support (a gap).")
+    insights_gap_distance: float = Field(0.6, gt=0, lt=2, description="Gap clustering: questions join a group while "
+                                         "their average cosine distance to it is below this (0.6 = similarity 0.4).")
+    insights_max_gap_questions: int = Field(2000, ge=2, description="Distinct gap questions clustered at most "
+                                            "(the most asked first).")
     log_json: bool = Field(True, description="One JSON object per log line (with request ids); false = plain text.")
     log_level: str = "INFO"
     # --- the Slack bot (service/slack/): POST /slack/events exists only when the signing secret and bot token are set ---

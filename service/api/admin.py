@@ -5,7 +5,8 @@ They exist only when `ADMIN_KEY` is set (app.py includes this router then); othe
 
 - `GET  /v1/admin/releases` — the index releases, marking the live one.
 - `POST /v1/admin/releases/{release_id}/promote` — make a built release the live one.
-- `GET  /v1/admin/feedback/export?format=jsonl|csv&since=…` — every rating, streamed.
+- `GET  /v1/admin/feedback/export?format=jsonl|csv&since=…` — every rating, streamed, joined to its question.
+- `GET  /v1/admin/insights?since=…&until=…&format=json|html` — what readers asked (service/insights.py).
 """
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from typing import Literal
 
 from fastapi import APIRouter, Depends
 from fastapi.concurrency import iterate_in_threadpool, run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 
 from ingest.index import IncompleteRelease, IndexStore
 
+from .. import insights
 from ..errors import ApiError
 from ..feedback import FeedbackStore
 from ..http.errors import documented
@@ -74,3 +77,27 @@ async def export(format: Literal["jsonl", "csv"] = "jsonl", since: dt.datetime |
     name = f"feedback-{dt.datetime.now(dt.timezone.utc):%Y%m%dT%H%M%SZ}.{format}"
     return StreamingResponse(iterate_in_threadpool(feedback.export(format, since)), media_type=media,
                              headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/v1/admin/insights", summary="What readers asked: volumes, no-answer rate, content gaps, down-votes",
+            responses={**documented(422, 503), 200: {"content": {"application/json": {}, "text/html": {}}}})
+async def insights_report(since: dt.datetime | None = None, until: dt.datetime | None = None,
+                          format: Literal["json", "html"] = "json", rt: Runtime = Depends(runtime)):
+    """`since <= asked < until`, UTC (an ISO date or date-time; default: the 30 days up to now)."""
+    try:
+        insights.period(since, until)
+    except ValueError as exc:
+        raise ApiError(422, "invalid_request", str(exc)) from exc
+    assistant = rt.ready_assistant()
+    titles = {a.id: a.title for a in assistant.catalogue.articles.values()}
+    options = insights.Options.from_settings(rt.settings)
+    try:
+        report = await run_in_threadpool(insights.build, rt.questions, rt.feedback, assistant.searcher.embedder.encode,
+                                         since, until, options, titles)
+    except SQLAlchemyError as exc:
+        raise ApiError(503, "database_unavailable", f"the question log cannot be read: {str(exc).splitlines()[0]}",
+                       {"Retry-After": "30"}) from exc
+    if format == "html":
+        return HTMLResponse(insights.render_html(report), headers={
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'", "Cache-Control": "no-store"})
+    return JSONResponse(report, headers={"Cache-Control": "no-store"})

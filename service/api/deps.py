@@ -9,6 +9,7 @@ from ..answer import Assistant
 from ..catalogue import Catalogue
 from ..errors import ApiError
 from ..feedback import FeedbackStore
+from ..questions import QuestionLog
 from ..runtime import Runtime
 
 
@@ -26,6 +27,10 @@ def catalogue(rt: Runtime = Depends(runtime)) -> Catalogue:
 
 def feedback_store(rt: Runtime = Depends(runtime)) -> FeedbackStore:
     return rt.feedback
+
+
+def question_log(rt: Runtime = Depends(runtime)) -> QuestionLog:
+    return rt.questions
 
 
 def require_admin(request: Request, rt: Runtime = Depends(runtime)) -> None:

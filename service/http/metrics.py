@@ -9,6 +9,9 @@
   `calculator_refused_total{calculator}` — the router chose a calculator whose inputs it refused.
 - `llm_fallbacks_total{reason}` — the LLM failed and the reader got the extractive answer.
 - `rate_limited_total{limit}` — requests refused with a 429 (`ip` or `key`).
+- `question_log_written_total`, `question_log_dropped_total{reason}` — question-log rows written, and
+  rows lost instead of slowing an answer (`queue_full`, `locked`, `read_only`, `disk_full`, `unavailable`,
+  `error`); see service/questions.py.
 - `index_release_info{release_id}`, `index_chunks`, `index_build_seconds`, `index_release_created_timestamp`
   — read from the live release's manifest at scrape time.
 
@@ -33,6 +36,12 @@ CALCULATOR_REFUSED = Counter("calculator_refused", "Routed numeric questions who
                              "(the question went to retrieval instead).", ["calculator"])
 LLM_FALLBACKS = Counter("llm_fallbacks", "LLM answers replaced by the extractive answer, by reason.", ["reason"])
 RATE_LIMITED = Counter("rate_limited", "Requests refused with 429, by limit.", ["limit"])
+QUESTION_LOG_WRITTEN = Counter("question_log_written", "Question-log rows written to the database.")
+QUESTION_LOG_DROPPED = Counter("question_log_dropped", "Question-log rows dropped rather than slow or fail an answer, "
+                               "by reason.", ["reason"])
+QUESTION_LOG_DROP_REASONS = ("queue_full", "locked", "read_only", "disk_full", "unavailable", "error")
+for _reason in QUESTION_LOG_DROP_REASONS:  # every reason exported from the start (at 0), so alerts can rate() it
+    QUESTION_LOG_DROPPED.labels(reason=_reason)
 INDEX_RELEASE = Gauge("index_release_info", "The index release being served (value 1).", ["release_id"])
 INDEX_CHUNKS = Gauge("index_chunks", "Chunks in the index release being served.")
 INDEX_BUILD_SECONDS = Gauge("index_build_seconds", "How long the served release took to build (from its manifest).")

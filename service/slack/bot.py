@@ -4,11 +4,13 @@ Every request is acknowledged at once (bolt acks events itself; `/ask` calls `ac
 answer is posted afterwards with `chat.postMessage` in the thread — bolt sends the HTTP response as
 soon as `ack()` is called and finishes the listener in the background. Retried deliveries of an event
 (`X-Slack-Retry-Num`) are recognised by their `event_id` and not answered twice; each channel has a
-question budget per minute. Answers come from the same in-process `Assistant` as `POST /v1/ask`, and
-ratings go to the same `FeedbackStore` as `POST /v1/feedback` (source "slack").
+question budget per minute. Answers come from the same in-process `Assistant` as `POST /v1/ask`, each is
+queued for the same question log (client "slack"; no Slack user id), and ratings go to the same
+`FeedbackStore` as `POST /v1/feedback` (source "slack").
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
@@ -138,7 +140,8 @@ class SlackBot:
             thread_ts = posted["ts"]
         except SlackApiError as exc:  # a private channel or DM the bot is not in: answer through response_url
             self.log.info("slack: cannot post in %s (%s); answering through response_url", channel, _error(exc))
-        response, problem = await self._ask(question, [])
+        conversation = f"{channel}:{thread_ts or command.get('trigger_id', '')}"
+        response, problem = await self._ask(question, [], conversation)
         if thread_ts is not None:
             await self._post_answer(client, channel, thread_ts, question, response, problem)
         elif response is not None:
@@ -198,17 +201,27 @@ class SlackBot:
             return
         if question.article is None and thread.article:
             question = Question(question.text, thread.article, question.unknown_article)
-        response, problem = await self._ask(question, thread.turns)
+        response, problem = await self._ask(question, thread.turns, conversation=f"{channel}:{root}")
         await self._post_answer(client, channel, root, question, response, problem)
 
-    async def _ask(self, question: Question, history: list[Turn]) -> tuple[AskResponse | None, str | None]:
-        """The Assistant's answer, or a short explanation for the reader of why there is none."""
+    async def _ask(self, question: Question, history: list[Turn],
+                   conversation: str | None = None) -> tuple[AskResponse | None, str | None]:
+        """The Assistant's answer, or a short explanation for the reader of why there is none. The answer
+        goes into the question log as client "slack"; `conversation` (channel and thread) only as a salted
+        hash, and the asker's user id not at all."""
         try:
             request = AskRequest(question=question.text, article=question.article, history=history)
         except ValidationError:
             return None, f"That question is too long for me: please keep it under {QUESTION_MAX_CHARS:,} characters."
         try:
-            return await self.runtime.ready_assistant().answer(request), None
+            assistant, started = self.runtime.ready_assistant(), time.perf_counter()
+            prepared = await assistant.prepare(request)
+            response = await assistant.respond(prepared)
+            self.runtime.questions.record_answer(
+                client="slack", article=question.article, question=question.text, prepared=prepared, response=response,
+                latency_ms=(time.perf_counter() - started) * 1000, session=_conversation_id(conversation),
+                release=self.runtime.release_id())
+            return response, None
         except ApiError as exc:
             if exc.status == 404:
                 return None, escape(exc.message)
@@ -259,6 +272,13 @@ class SlackBot:
         except SlackApiError as exc:
             self.log.warning("slack: could not read the thread in %s: %s", channel, _error(exc))
         return read_thread(messages, context.bot_user_id, context.bot_id, before_ts)
+
+
+def _conversation_id(conversation: str | None) -> str | None:
+    """A Slack thread as a session id the question log accepts (it hashes it; the raw id is not stored)."""
+    if not conversation:
+        return None
+    return hashlib.sha256(conversation.encode()).hexdigest()[:40]
 
 
 def _unknown_note(question: Question) -> str | None:

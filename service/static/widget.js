@@ -6,6 +6,10 @@
  *
  * It POSTs {question, article, history, stream: true} to `${api-base}/v1/ask` and reads the Server-Sent
  * Events (meta, delta…, calculation, done, error) from a fetch() stream (EventSource cannot POST).
+ * Each question carries `X-Client: widget` and `X-Session`: a random id per conversation, kept in this
+ * tab's sessionStorage (a reload continues it, "New conversation" replaces it). The service's question
+ * log stores only a salted hash of it, to count one conversation's questions together; nothing else
+ * about the reader is sent.
  *
  * Safety: everything that comes from the network or the reader (answer Markdown, citations, snippets,
  * the question) becomes DOM through createElement/createTextNode only — a small Markdown renderer with
@@ -27,6 +31,14 @@
   const QUESTION_MAX_CHARS = 2000;
   let nextId = 0;
   const uid = (prefix) => `${prefix}-${++nextId}`;
+  const SESSION_KEY = "ask-article:session:";
+
+  /** 128 random bits as hex (getRandomValues works on plain-http pages too, unlike randomUUID). */
+  function randomId() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
 
   // ------------------------------------------------------------------------------ styles ----
 
@@ -360,6 +372,20 @@
 
     get article() { return this.getAttribute("article") || null; }
 
+    /** This conversation's id: from sessionStorage (per article), made on first use. */
+    get session() {
+      if (this.sessionId) return this.sessionId;
+      const key = SESSION_KEY + (this.article || "site");
+      try { this.sessionId = sessionStorage.getItem(key) || ""; } catch (_) { this.sessionId = ""; }
+      if (!/^[0-9a-f]{32}$/.test(this.sessionId)) this.newSession();
+      return this.sessionId;
+    }
+
+    newSession() {
+      this.sessionId = randomId();
+      try { sessionStorage.setItem(SESSION_KEY + (this.article || "site"), this.sessionId); } catch (_) { /* private mode: memory only */ }
+    }
+
     get apiBase() {
       return (this.getAttribute("api-base") || SCRIPT_ORIGIN || location.origin).replace(/\/+$/, "");
     }
@@ -388,6 +414,7 @@
     reset({ silent = false } = {}) {
       this.abort();
       this.history = [];
+      this.newSession();  // a new conversation
       this.setBusy(false);
       this.els.log.replaceChildren();
       this.els.reset.hidden = true;
@@ -435,7 +462,8 @@
       try {
         const response = await fetch(`${this.apiBase}/v1/ask`, {
           method: "POST", mode: "cors", credentials: "omit", signal: controller.signal,
-          headers: { "content-type": "application/json", accept: "text/event-stream" },
+          headers: { "content-type": "application/json", accept: "text/event-stream",
+            "x-client": "widget", "x-session": this.session },
           body: JSON.stringify({ question: turn.question, article: this.article, history, stream: true }),
         });
         if (!response.ok) throw await failureOf(response);
