@@ -213,8 +213,8 @@ def _print_summary(report: dict, folder: Path) -> None:
     from .report import _fmt
 
     run = report["run"]
-    shown = ("hit@6", "mrr", "context_recall", "key_facts", "semantic_similarity", "citation_validity", "route_accuracy",
-             "calculator_exact", "no_answer_recall", "latency_p95_ms")
+    shown = ("hit@1", "hit@6", "mrr", "context_facts", "answer_facts", "false_refusal_rate", "citation_validity",
+             "route_accuracy", "calculator_exact", "no_answer_recall", "latency_p95_ms")
     print(f"{run['questions']} questions × {len(run['modes'])} mode(s), release {run.get('release')}, {run['seconds']} s")
     print(f"{'mode':8} " + " ".join(f"{m:>14}" for m in shown))
     for mode in run["modes"]:

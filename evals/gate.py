@@ -28,6 +28,8 @@ class Gates:
     max_regression: dict[str, float] = field(default_factory=dict)
     max_errors: int = 0
     min_questions: int = 1
+    # floors for one dataset ("readers") or one split of it ("readers/test"), e.g. the reader set's answer_facts
+    dataset_floors: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path = GATES_FILE) -> "Gates":
@@ -35,14 +37,18 @@ class Gates:
             raw = yaml.safe_load(Path(path).read_text()) or {}
         except (OSError, yaml.YAMLError) as exc:
             raise GateConfigError(f"cannot read gates file {path}: {exc}") from exc
-        unknown = set(raw) - {"mode", "floors", "ceilings", "max_regression", "max_errors", "min_questions"}
+        unknown = set(raw) - {"mode", "floors", "ceilings", "max_regression", "max_errors", "min_questions",
+                              "dataset_floors"}
         if unknown:
             raise GateConfigError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
         gates = cls(mode=raw.get("mode", "hybrid"), floors=dict(raw.get("floors") or {}),
                     ceilings=dict(raw.get("ceilings") or {}), max_regression=dict(raw.get("max_regression") or {}),
-                    max_errors=int(raw.get("max_errors", 0)), min_questions=int(raw.get("min_questions", 1)))
-        for section in ("floors", "ceilings", "max_regression"):
-            for metric, value in getattr(gates, section).items():
+                    max_errors=int(raw.get("max_errors", 0)), min_questions=int(raw.get("min_questions", 1)),
+                    dataset_floors={k: dict(v or {}) for k, v in (raw.get("dataset_floors") or {}).items()})
+        sections = [("floors", gates.floors), ("ceilings", gates.ceilings), ("max_regression", gates.max_regression)]
+        sections += [(f"dataset_floors: {name}", floors) for name, floors in gates.dataset_floors.items()]
+        for section, values in sections:
+            for metric, value in values.items():
                 if metric not in METRICS:
                     raise GateConfigError(f"{path}: {section}: unknown metric '{metric}'")
                 if not isinstance(value, (int, float)):
@@ -67,6 +73,14 @@ def check(report: dict, gates: Gates, comparison: dict | None = None) -> list[st
             continue  # not measured in this run (e.g. no LLM judge): nothing to hold it to
         if value < floor:
             failures.append(f"{metric} = {value:.3f} is below the floor {floor:.3f} ({mode})")
+    for name, floors in gates.dataset_floors.items():
+        table = report.get("by_dataset_split" if "/" in name else "by_dataset", {}).get(mode, {})
+        if name not in table:
+            continue  # that dataset was not part of this run
+        for metric, floor in floors.items():
+            value = table[name].get(metric)
+            if value is not None and value < floor:
+                failures.append(f"{metric} = {value:.3f} on {name} is below its floor {floor:.3f} ({mode})")
     for metric, ceiling in gates.ceilings.items():
         value = values.get(metric)
         if value is not None and value > ceiling:

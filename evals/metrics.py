@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass
 from typing import Callable
@@ -22,7 +23,7 @@ from typing import Callable
 import numpy as np
 
 from ingest.embedding import offline  # noqa: F401 - RAGAS_DO_NOT_TRACK before ragas is imported: no network call
-from service.answer.markers import markers
+from service.answer.markers import markers, strip as strip_markers
 
 from .datasets import Item
 from .runner import Answer
@@ -35,10 +36,12 @@ METRICS: dict[str, tuple[str, bool]] = {
     "hit@1": ("retrieval", True), "hit@3": ("retrieval", True), "hit@6": ("retrieval", True), "mrr": ("retrieval", True),
     "context_precision": ("retrieval", True), "context_recall": ("retrieval", True),
     "nonllm_context_recall": ("retrieval", True),
-    "key_facts": ("answers", True), "semantic_similarity": ("answers", True), "rouge_l": ("answers", True),
+    "key_facts": ("answers", True), "answer_facts": ("answers", True), "context_facts": ("answers", True),
+    "answer_words": ("answers", False), "semantic_similarity": ("answers", True), "rouge_l": ("answers", True),
     "citation_validity": ("answers", True),
     "route_accuracy": ("routing", True), "scope_accuracy": ("routing", True), "calculator_exact": ("routing", True),
     "no_answer_precision": ("routing", True), "no_answer_recall": ("routing", True),
+    "false_refusal_rate": ("routing", False), "must_not_route_accuracy": ("routing", True),
     "latency_p50_ms": ("latency", False), "latency_p95_ms": ("latency", False),
     "faithfulness": ("llm judge", True), "response_relevancy": ("llm judge", True),
     "llm_context_precision": ("llm judge", True),
@@ -46,16 +49,18 @@ METRICS: dict[str, tuple[str, bool]] = {
 # Per-question scores averaged into the metric of the same name (the rest are computed over the set).
 _MEAN_OF = {"hit@1": "hit@1", "hit@3": "hit@3", "hit@6": "hit@6", "mrr": "mrr", "context_precision": "context_precision",
             "context_recall": "context_recall", "nonllm_context_recall": "nonllm_context_recall",
-            "key_facts": "key_facts", "semantic_similarity": "semantic_similarity", "rouge_l": "rouge_l",
+            "key_facts": "key_facts", "answer_facts": "answer_facts", "context_facts": "context_facts",
+            "must_not_route_accuracy": "not_routed", "semantic_similarity": "semantic_similarity", "rouge_l": "rouge_l",
             "citation_validity": "citation_validity", "route_accuracy": "route_correct",
             "scope_accuracy": "scope_correct", "calculator_exact": "calculator_exact",
             "faithfulness": "faithfulness", "response_relevancy": "response_relevancy",
             "llm_context_precision": "llm_context_precision"}
 # What makes one question "bad": the mean of these, where they apply (used for the worst-questions table).
-QUALITY_PARTS = ("route_correct", "calculator_exact", "mrr", "context_recall", "key_facts", "citation_validity",
+QUALITY_PARTS = ("route_correct", "calculator_exact", "mrr", "context_recall", "answer_facts", "citation_validity",
                  "semantic_similarity")
 
 _SPACE = re.compile(r"\s+")
+_EMPHASIS = re.compile(r"\*{1,3}|`")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -81,9 +86,12 @@ def routing_scores(item: Item, answer: Answer) -> dict[str, float | None]:
     scores: dict[str, float | None] = {"route_correct": float(answer.route == item.route)}
     if item.route == "retrieval" and item.scope:
         scores["scope_correct"] = float(answer.route == "retrieval" and answer.scope == item.scope)
-    if item.expected.get("unknown_model"):
+    if item.kind == "must_not_route":
+        scores["not_routed"] = float(answer.route not in (None, "calculator") and answer.calculation is None)
+    if item.expected.get("unknown_model") or item.expected.get("unknown_gpu"):
+        said = "I don't know that model" if item.expected.get("unknown_model") else "I don't know that GPU"
         scores["calculator_exact"] = float(answer.route == "calculator" and answer.calculation is None
-                                           and answer.answer.startswith("I don't know that model"))
+                                           and answer.answer.startswith(said))
     elif item.expected.get("calculator"):
         scores["calculator_exact"] = float(calculation_matches(item.expected, answer.calculation))
     return scores
@@ -99,6 +107,28 @@ def calculation_matches(expected: dict, calculation: dict | None) -> bool:
             value, want = float(quantity.get("value", math.nan)), float(expected["value"])
             return math.isclose(value, want, rel_tol=float(expected.get("tolerance", 0.001)), abs_tol=1e-12)
     return False
+
+
+def normalized(text: str) -> str:
+    """What a reader sees, for matching a key fact: markers, emphasis and code ticks gone, case and
+    spacing folded (a fact that wraps across lines in the page is still the same fact)."""
+    return _SPACE.sub(" ", _EMPHASIS.sub("", strip_markers(unicodedata.normalize("NFKC", text)))).strip().casefold()
+
+
+def fact_scores(item: Item, answer: Answer) -> dict[str, float]:
+    """`answer_facts`: the share of key facts the answer text itself states (a refusal states none);
+    `context_facts`: the share found in any retrieved passage — the ceiling the composer can reach;
+    `answer_words`: the answer's length, for an answered question."""
+    if not (_scores_answer(item) and item.key_facts) or answer.route is None:
+        return {}
+    said = normalized(answer.answer) if answer.route != "no_answer" else ""
+    passages = normalized(" ".join(c.text for c in answer.contexts))
+    facts = [normalized(f) for f in item.key_facts]
+    out = {"answer_facts": sum(f in said for f in facts) / len(facts),
+           "context_facts": sum(f in passages for f in facts) / len(facts)}
+    if answer.route != "no_answer":
+        out["answer_words"] = float(len(strip_markers(answer.answer).split()))
+    return out
 
 
 def rank_scores(item: Item, answer: Answer) -> dict[str, float]:
@@ -315,10 +345,19 @@ def aggregate(records: list[dict], mode: str) -> dict[str, float | None]:
     tp = sum(e and d for e, d in zip(expected_decline, declined))
     out["no_answer_precision"] = round(tp / sum(declined), 4) if sum(declined) else None
     out["no_answer_recall"] = round(tp / sum(expected_decline), 4) if sum(expected_decline) else None
+    answerable = [row["route"] == "no_answer" for r, row in zip(_with_mode(records, mode), rows)
+                  if r["route"] != "no_answer" and row.get("route")]
+    out["false_refusal_rate"] = round(sum(answerable) / len(answerable), 4) if answerable else None
+    words = [row["scores"]["answer_words"] for row in rows if row["scores"].get("answer_words") is not None]
+    out["answer_words"] = float(np.median(words)) if words else None
     latencies = [row["latency_ms"] for row in rows if row.get("route")]
     out["latency_p50_ms"] = _percentile(latencies, 50)
     out["latency_p95_ms"] = _percentile(latencies, 95)
     return {k: out.get(k) for k in METRICS}
+
+
+def _with_mode(records: list[dict], mode: str) -> list[dict]:
+    return [r for r in records if mode in r["modes"]]
 
 
 def latency_by_route(records: list[dict], mode: str) -> dict[str, dict]:

@@ -13,8 +13,8 @@ from pathlib import Path
 from .metrics import METRICS
 
 REPORTS_DIR = Path("reports")
-_SUMMARY = ("hit@1", "hit@6", "mrr", "context_recall", "key_facts", "semantic_similarity", "route_accuracy",
-            "calculator_exact", "no_answer_recall")
+_SUMMARY = ("hit@1", "hit@6", "mrr", "context_facts", "answer_facts", "answer_words", "false_refusal_rate",
+            "semantic_similarity", "route_accuracy", "calculator_exact", "no_answer_recall")
 
 
 def new_report_dir(root: Path = REPORTS_DIR) -> Path:
@@ -39,7 +39,7 @@ def write(report: dict, folder: Path) -> dict[str, Path]:
 def _fmt(metric: str, value) -> str:
     if value is None:
         return "–"
-    return f"{value:.1f}" if metric.endswith("_ms") else f"{value:.3f}"
+    return f"{value:.1f}" if metric.endswith(("_ms", "_words")) else f"{value:.3f}"
 
 
 def _delta(metric: str, delta) -> str:
@@ -90,10 +90,12 @@ def markdown(report: dict) -> str:
             for q in diff["worse_questions"][:20]:
                 changes = ", ".join(f"{k} {a:.2f}→{(b or 0):.2f}" for k, (a, b) in q["changes"].items())
                 lines.append(f"- `{q['id']}` {q['question']} — {changes}; now retrieved {', '.join(q['retrieved_now']) or 'nothing'}")
-    lines += ["", f"## Per article ({primary})", "", "| article | " + " | ".join(_SUMMARY) + " |",
-              "| --- |" + " ---: |" * len(_SUMMARY)]
-    for article, values in report["by_article"].get(primary, {}).items():
-        lines.append(f"| {article} | " + " | ".join(_fmt(m, values.get(m)) for m in _SUMMARY) + " |")
+    for title, key in (("Per split (tuned on dev, quoted on test)", "by_dataset_split"), ("Per article", "by_article")):
+        # per article, answer_facts beside context_facts shows what the composer loses of what retrieval found
+        lines += ["", f"## {title} ({primary})", "", f"| {key[3:]} | " + " | ".join(_SUMMARY) + " |",
+                  "| --- |" + " ---: |" * len(_SUMMARY)]
+        for name, values in report.get(key, {}).get(primary, {}).items():
+            lines.append(f"| {name} | " + " | ".join(_fmt(m, values.get(m)) for m in _SUMMARY) + " |")
     lines += ["", "## Latency per route (ms)", "", "| mode | route | n | p50 | p95 |", "| --- | --- | ---: | ---: | ---: |"]
     for mode in modes:
         for route, v in report["latency"][mode].items():
@@ -199,10 +201,12 @@ def to_html(report: dict) -> str:
             out.append("</table>")
 
     # Per-article and per-dataset tables.
-    for title, key in (("Per article", "by_article"), ("Per dataset", "by_dataset")):
+    for title, key in (("Per dataset and split (tuned on dev, quoted on test)", "by_dataset_split"),
+                       ("Per article (answer_facts against context_facts: what the composer loses)", "by_article"),
+                       ("Per dataset", "by_dataset")):
         out.append(f"<h2>{title} ({e(primary)})</h2><table><tr><th>{e(key[3:])}</th>"
                    + "".join(f"<th>{e(m)}</th>" for m in _SUMMARY) + "</tr>")
-        for name, values in report[key].get(primary, {}).items():
+        for name, values in report.get(key, {}).get(primary, {}).items():
             out.append(f"<tr><td>{e(name)}</td>" + "".join(f"<td class='n'>{_fmt(m, values.get(m))}</td>" for m in _SUMMARY) + "</tr>")
         out.append("</table>")
 

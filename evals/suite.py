@@ -15,7 +15,7 @@ from . import datasets as golden, metrics
 from .runner import MODES, Answer, HttpTarget, InProcessTarget, run
 
 PRIMARY_MODE = "hybrid"  # the pipeline the service runs; the other modes are baselines beside it
-REPORT_VERSION = 1
+REPORT_VERSION = 2  # 2: by_split, by_dataset_split, answer/context facts
 
 
 @dataclass
@@ -55,6 +55,7 @@ def evaluate(options: RunOptions) -> dict:
         scores = metrics.RagasScorer(encode).score(pairs, sections)
         for (item, answer), s in zip(pairs, scores):
             s.update(metrics.routing_scores(item, answer))
+            s.update(metrics.fact_scores(item, answer))
             validity = metrics.citation_validity(answer, sections)
             if validity is not None:
                 s["citation_validity"] = validity
@@ -85,6 +86,12 @@ def evaluate(options: RunOptions) -> dict:
                            for d in sorted({r["dataset"] for r in records})} for m in modes},
         "by_article": {m: {a: metrics.aggregate([r for r in records if r["article"] == a], m)
                            for a in sorted({r["article"] for r in records if r["article"]})} for m in modes},
+        # dev is what rules and models were tuned on; test is what the report quotes
+        "by_split": {m: {sp: metrics.aggregate([r for r in records if r["split"] == sp], m)
+                         for sp in sorted({r["split"] for r in records if r["split"]})} for m in modes},
+        "by_dataset_split": {m: {f"{d}/{sp}": metrics.aggregate([r for r in records if (r["dataset"], r["split"]) == (d, sp)], m)
+                                 for d, sp in sorted({(r["dataset"], r["split"]) for r in records if r["split"]})}
+                             for m in modes},
         "latency": {m: metrics.latency_by_route(records, m) for m in modes},
         "worst": worst(records, _primary(modes)),
         "warnings": [f"{len(unknown)} gold anchor(s) name no section of the corpus: {', '.join(unknown[:20])}"
@@ -108,7 +115,8 @@ def _primary(modes: list[str]) -> str:
 
 def _records(items, pairs: list[tuple], scores: list[dict]) -> list[dict]:
     records = {item.id: {"id": item.id, "dataset": item.dataset, "article": item.article, "question": item.question,
-                         "route": item.route, "scope": item.scope, "kind": item.kind, "anchors": list(item.anchors),
+                         "route": item.route, "scope": item.scope, "kind": item.kind, "split": item.split,
+                         "style": list(item.style), "anchors": list(item.anchors),
                          "key_facts": list(item.key_facts), "reference": item.reference, "modes": {}}
                for item in items}
     for (item, answer), s in zip(pairs, scores):
