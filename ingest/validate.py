@@ -29,7 +29,8 @@ REQUIRED = {
     "concept": _COMMON | {"tags", "concepts", "sources", "track", "level"},
     "source": _COMMON | {"authors", "year", "venue", "url"},
 }
-OPTIONAL = {"article": set(), "concept": set(), "source": {"tags", "concepts", "sources"}}
+# subject: what "it" means on an article's page ("who made it?" on Mooncake), a few words
+OPTIONAL = {"article": {"subject"}, "concept": set(), "source": {"tags", "concepts", "sources"}}
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _BODY_LINK = re.compile(r"\]\(/(articles|concepts|sources)/([^)#\s]+)")
 
