@@ -31,7 +31,7 @@ from .models import AskRequest, AskResponse, Citation, Route, Suggestion
 from .prose import FORMULA_PAGES, calculation_answer, closest_sections, not_covered
 from .retrieve import Retriever
 from .route.followup import standalone_question
-from .route.numeric import NumericRequest, UnknownModel, previous_calculation, route_numeric
+from .route.numeric import NumericRequest, UnknownName, previous_calculation, route_numeric
 from .terms import TermWeights
 
 log = logging.getLogger("service")
@@ -102,7 +102,7 @@ class Assistant:
             if numeric is None and question != request.question:
                 numeric = route_numeric(question)
             calculation = self._calculate(numeric) if isinstance(numeric, NumericRequest) else None
-        if isinstance(numeric, UnknownModel):
+        if isinstance(numeric, UnknownName):  # a model or GPU the registries do not know: said, not guessed
             prepared.route, prepared.text = "calculator", numeric.message
             return prepared
         if calculation is not None:

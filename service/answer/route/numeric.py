@@ -34,13 +34,20 @@ class NumericRequest:
 
 
 @dataclass
-class UnknownModel:
+class UnknownName:
+    """A model or part the registries do not know: answered as such, never replaced by a default."""
+
     name: str
     closest: list[str]
+    what = "name"
 
     @property
     def message(self) -> str:
-        return f"I don't know that model; closest: {', '.join(self.closest)}"
+        return f"I don't know that {self.what}; closest: {', '.join(self.closest)}"
+
+
+class UnknownModel(UnknownName):
+    what = "model"
 
 
 def _re(pattern: str) -> re.Pattern:
@@ -430,7 +437,7 @@ def _explain(text: str) -> bool:
     return bool(_EXPLAIN_VERB.search(text) or _WHAT_IS_AND.search(text))
 
 
-def route_numeric(question: str, previous: NumericRequest | None = None) -> NumericRequest | UnknownModel | None:
+def route_numeric(question: str, previous: NumericRequest | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model, or None (→ retrieval)."""
     text = question.lower()
     slots = _extract(question)
@@ -488,4 +495,4 @@ def previous_calculation(history: list[Turn]) -> NumericRequest | None:
     return current
 
 
-__all__ = ["NumericRequest", "UnknownModel", "previous_calculation", "route_numeric"]
+__all__ = ["NumericRequest", "UnknownModel", "UnknownName", "previous_calculation", "route_numeric"]
