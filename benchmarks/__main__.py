@@ -1,6 +1,6 @@
 """`python -m benchmarks`: index build speed, /v1/ask latency (sequential, concurrent, calculator
-route, time to first SSE event, with the question log on and off), the service's overhead before the
-first LLM token, and service RSS.
+route, time to first SSE event, with the question log on and off), the numeric router alone
+(`--router-only` runs just that), the service's overhead before the first LLM token, and service RSS.
 
 Everything runs against the real corpus in a scratch data directory, through a real `python -m service`
 process over HTTP. Each latency figure is reported beside a baseline measured in the same run: the bare
@@ -149,7 +149,40 @@ def first_event_ms(client: httpx.Client, body: dict) -> float:
     return first
 
 
-def bench_service(env: dict, n: int, concurrency: int, baseline: list[float]) -> None:
+def bench_router(repeats: int = 3) -> tuple[list[float], list[float]]:
+    """The numeric router alone, in-process: every question of the numeric datasets (both splits),
+    `route_numeric` and then `route_numeric` + the calculator it chose, per question, after a warm-up."""
+    from calculators import calculate
+    from evals.datasets import load
+    from service.answer.route.numeric import NumericRequest, route_numeric
+
+    questions = [item.question for item in load(["numeric", "numeric_readers"])]
+    for q in questions:  # warm-up: the spaCy pipeline and the registries' patterns are built once
+        route_numeric(q)
+    routed_ms, with_calc_ms = [], []
+    for _ in range(repeats):
+        for q in questions:
+            start = time.perf_counter()
+            routed = route_numeric(q)
+            mid = time.perf_counter()
+            if isinstance(routed, NumericRequest):
+                try:
+                    calculate(routed.calculator, routed.inputs)
+                except ValueError:
+                    pass
+            routed_ms.append((mid - start) * 1000)
+            with_calc_ms.append((time.perf_counter() - start) * 1000)
+    return routed_ms, with_calc_ms
+
+
+def print_router(router: tuple[list[float], list[float]]) -> None:
+    routed_ms, with_calc_ms = router
+    print(row("router per question (in-process)", routed_ms))
+    print(row("router + calculator (in-process)", with_calc_ms))
+
+
+def bench_service(env: dict, n: int, concurrency: int, baseline: list[float],
+                  router: tuple[list[float], list[float]] | None = None) -> None:
     proc, url = start_service(env)
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
@@ -168,7 +201,9 @@ def bench_service(env: dict, n: int, concurrency: int, baseline: list[float]) ->
         print(row("baseline: embed + 1 hybrid query", baseline))
         print(row("/v1/ask sequential (HTTP)", sequential, baseline))
         print(row(f"/v1/ask concurrency {concurrency} (HTTP)", concurrent, baseline) + f"   {n / wall:.1f} req/s")
-        print(row("/v1/ask calculator route (HTTP)", calculator))
+        print(row("/v1/ask calculator route (HTTP)", calculator) + "   (target p95 ≤ 5 ms)")
+        if router:
+            print_router(router)
         print(row("first SSE event, retrieval route", sse_retrieval, baseline))
         print(row("first SSE event, calculator route", sse_calculator))
         print(f"service RSS after warm-up              {rss_mb(proc.pid):7.0f} MB")
@@ -234,7 +269,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("-n", type=int, default=200, help="requests per latency run")
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--router-only", action="store_true",
+                        help="only the numeric router micro-benchmark (no index build, no service)")
     args = parser.parse_args()
+    router = bench_router()
+    if args.router_only:
+        print_router(router)
+        return
     with tempfile.TemporaryDirectory() as scratch:
         # rate limits off: the benchmark is one client sending thousands of requests on purpose
         env = {**os.environ, "DATA_DIR": scratch, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
@@ -243,7 +284,7 @@ def main() -> None:
         print(f"# benchmarks on {os.cpu_count()} cores, corpus {env.get('CORPUS_DIR', ROOT / 'corpus')}")
         bench_build(env)
         baseline = bench_baseline(env, args.n)
-        bench_service(env, args.n, args.concurrency, baseline)
+        bench_service(env, args.n, args.concurrency, baseline, router)
         bench_question_log(env, args.n)
         bench_llm_overhead(env, min(args.n, 100))
 

@@ -26,6 +26,7 @@ class ArticleInfo:
     sections: tuple[SectionRef, ...]
     concepts: tuple[str, ...]
     sources: tuple[str, ...]
+    subject: str  # what "it" means on the page (front matter `subject`, else the title before its colon)
 
     def listing(self) -> dict:
         return {"id": self.id, "title": self.title, "summary": self.summary, "url": self.url, "tags": list(self.tags)}
@@ -53,6 +54,7 @@ class Catalogue:
                 sections=tuple(SectionRef(s.heading, s.anchor, corpus.url(doc, s.anchor)) for s in doc.sections if s.heading),
                 concepts=tuple(doc.links("concepts")),
                 sources=tuple(doc.links("sources")),
+                subject=str(doc.meta.get("subject") or doc.title.split(":")[0]).strip(),
             )
 
     @classmethod
@@ -76,3 +78,6 @@ class Catalogue:
 
     def texts(self) -> list[str]:
         return [s.text for d in self.corpus.documents for s in d.sections]
+
+    def subjects(self) -> dict[str, str]:
+        return {a.id: a.subject for a in self.articles.values()}

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from calculators import calculate
-from service.answer.route.numeric import NumericRequest, UnknownModel, route_numeric
+from service.answer.route.numeric import NumericRequest, UnknownGpu, UnknownModel, route_numeric
 
 DATASET = Path(__file__).resolve().parents[1] / "evals" / "datasets" / "numeric.yaml"
 ITEMS = yaml.safe_load(DATASET.read_text(encoding="utf-8"))
@@ -112,6 +112,223 @@ def test_explain_and_compute():
 
 
 def test_unknown_gpu_is_said_not_guessed():
-    routed = _route("How long to train Llama 3.1 8B on 15T tokens on 512 H800s?")
-    assert routed.inputs["gpus"] == 512 and "gpu" not in routed.inputs
-    assert any("H800" in a and "not in the registry" in a for a in routed.assumed)
+    # was: a NumericRequest on the default H100 with an "H800 is not in the registry" assumption; issue #17:
+    # an unknown part is answered "I don't know that GPU; closest: …", never computed on another part
+    routed = route_numeric("How long to train Llama 3.1 8B on 15T tokens on 512 H800s?")
+    assert isinstance(routed, UnknownGpu)
+    assert routed.message.startswith("I don't know that GPU; closest: h100-sxm")
+
+
+# --- issue #17: the failure classes, as a reader would see them ------------------------------------------
+
+
+def _computed(question: str, quantity: str | None = None, previous=None):
+    """The routed request and the value of `quantity` (default: the answer's primary quantity)."""
+    routed = _route(question, previous)
+    calc = calculate(routed.calculator, routed.inputs)
+    q = calc.quantity(quantity) if quantity else calc.primary
+    return routed, q
+
+
+@pytest.mark.parametrize(("question", "slot", "value", "primary"), [
+    ("my all-gather shows busbw 300 GB/s on 16 ranks, what's the algbw?", "busbw", 300e9, "algbw"),
+    ("what's the algbw if the busbw is 300 GB/s for an all-gather on 16 ranks", "busbw", 300e9, "algbw"),
+    ("all-reduce on 32 ranks measured 120 GB/s algbw; bus bandwidth?", "algbw", 120e9, "busbw"),
+    ("turn an algbw of 90 GB/s into busbw for a reduce-scatter over 8 GPUs", "algbw", 90e9, "busbw"),
+])
+def test_a_figure_takes_the_role_of_the_label_next_to_it(question, slot, value, primary):
+    routed = _route(question)
+    assert routed.calculator == "collective" and routed.inputs[slot] == value
+    assert routed.inputs["primary"] == primary and ("algbw" if slot == "busbw" else "busbw") not in routed.inputs
+
+
+@pytest.mark.parametrize(("question", "context", "reading"), [
+    ("kv cache of llama 3.1 8b for a 1M context", 1_000_000, "“1M” read as 1,000,000 tokens"),
+    ("qwen 2.5 7b kv cache for one sequence of 1.5M tokens", 1_500_000, "“1.5M tokens” read as 1,500,000 tokens"),
+    ("KV cache for llama 3.1 70b with a million tokens of context", 1_000_000,
+     "“a million tokens” read as 1,000,000 tokens"),
+    ("llama 3.1 8b kv cache at 16k context", 16_384, "“16k” read as 16,384 tokens"),
+    ("llama 3.1 8b kv cache at 100k tokens", 100_000, "“100k tokens” read as 100,000 tokens"),
+    ("llama 3.1 8b kv cache, context of 12000", 12_000, None),
+    ("llama 3.1 8b kv cache with 8192 context", 8_192, None),
+    ("kv size of llama 3.1 8b, 4096", 4_096, "“4096” read as the context length (4,096 tokens)"),
+])
+def test_context_and_token_counts(question, context, reading):
+    routed = _route(question)
+    assert routed.calculator == "kv_cache" and routed.inputs["context"] == context
+    if reading:
+        assert reading in routed.assumed
+
+
+def test_bytes_as_typed_and_the_units_used_are_said():
+    routed, time_s = _computed("all reduce a 2 gig buffer over 8 gpus on nvlink")
+    assert routed.inputs["size"] == 2_000_000_000 and "“2 gig” read as 2 GB (10^9 B)" in routed.assumed
+    routed = _route("all-gather of 3 GiB on 8 H100s")
+    assert routed.inputs["size"] == 3 * 2**30
+    assert any("3 GiB" in a and "2^30" in a for a in routed.assumed)
+    routed = _route("kv cache size in GiB for llama 3.1 70b at 128k")
+    assert any("decimal units" in a and "GiB" in a for a in routed.assumed)
+    assert _route("1 GB all-reduce over 8 ranks at 400 Gb/s").inputs["bandwidth"] == 50e9  # bits
+    assert _route("1 GB all-reduce over 8 ranks at 400 GB/s").inputs["bandwidth"] == 400e9  # bytes
+
+
+@pytest.mark.parametrize(("question", "calculator", "primary"), [
+    ("ms per token for llama 3.1 70b in fp8 on two H100s", "decode", "step_time_s"),
+    ("latency per token of mistral 7b on an H200", "decode", "step_time_s"),
+    ("per-token time, qwen 2.5 7b, one L40S", "decode", "step_time_s"),
+    ("how quickly can mistral 7b generate on a b200", "decode", "tokens_per_s_per_sequence"),
+    ("can two H100s run llama 3.1 70b in bf16?", "memory", "free_bytes"),
+    ("will mixtral 8x22b fit on 4 A100s in bf16", "memory", "free_bytes"),
+    ("is 80GB enough for llama 3.1 70b in fp8?", "memory", "total_bytes"),
+    ("how much memory is left on an h100 after loading llama 3.1 8b", "memory", "free_bytes"),
+    ("how many A100s do I need for llama 3.1 70b in bf16", "memory", "min_gpus"),
+    ("aggregate throughput of llama 3.1 8b with 64 users at 2k context on an H100", "decode",
+     "aggregate_tokens_per_s"),
+])
+def test_intent_words_pick_the_quantity(question, calculator, primary):
+    routed, q = _computed(question)
+    assert routed.calculator == calculator and q.name == primary
+
+
+def test_fit_questions_bind_the_count_and_the_part():
+    routed, free = _computed("can two H100s run llama 3.1 70b in bf16?")
+    assert routed.inputs == {"model": "llama-3.1-70b", "precision": "bf16", "gpu": "h100-sxm", "gpus": 2,
+                             "primary": "free_bytes"}
+    assert free.name == "free_bytes" and free.value > 0
+    routed = _route("is 80GB enough for llama 3.1 70b in fp8?")
+    assert any("80GB" in a and "memory to fit into" in a for a in routed.assumed)
+
+
+def test_topology_is_nodes_times_gpus_and_the_model_is_said():
+    routed, t = _computed("all-reduce 1 GB across 4 nodes × 8 GPUs over IB NDR")
+    assert routed.inputs["nodes"] == 4 and routed.inputs["gpus_per_node"] == 8
+    assert routed.inputs["inter_link"] == "ib-ndr"
+    calc = calculate(routed.calculator, routed.inputs)
+    assert calc.inputs["ranks"] == 32
+    assert "hierarchical algorithm (default)" in routed.assumed  # the model used is stated
+    assert calc.quantity("flat_ring_time_s").value > calc.quantity("hierarchical_time_s").value
+    flat = _route("flat ring all-reduce of 1 GB over 2 nodes, eight GPUs each, 400G between nodes")
+    assert flat.inputs["algorithm"] == "ring" and flat.inputs["gpus_per_node"] == 8
+    assert flat.inputs["nic_bandwidth"] == 50e9
+    assert _route("all-reduce 1 GB over 16 GPUs in 2 nodes on ndr").inputs["ranks"] == 16
+
+
+@pytest.mark.parametrize("question", [
+    "how fast does llama 3.1 8b decode on an H800",
+    "tokens/s for llama 3.1 8b on a V100",
+    "all-reduce 1 GB across 8 A10Gs",
+    "ridge point of a TPU v4",
+    "can an MI400 hold llama 3.1 70b in fp8",
+])
+def test_unknown_hardware_is_never_the_default_h100(question):
+    routed = route_numeric(question)
+    assert isinstance(routed, UnknownGpu) and routed.message.startswith("I don't know that GPU; closest: ")
+    assert len(routed.closest) == 3
+
+
+@pytest.mark.parametrize(("question", "model", "reading"), [
+    ("lamma 3 70b memory in bf16", "llama-3-70b", "“lamma 3 70b” read as Llama 3 70B"),
+    ("mixtrel 8x7b kv cache per token", "mixtral-8x7b", "“mixtrel 8x7b” read as Mixtral 8x7B"),
+    ("qwen 72b vram at fp8", "qwen2.5-72b", "“qwen 72b” read as Qwen2.5 72B"),
+    ("llama 3.3 70b tokens/s on mi300x", "llama-3.1-70b", "“llama 3.3 70b” read as Llama 3.1 70B"),
+    ("deep seek v3 kv per token", "deepseek-v3", None),
+    ("how much memory for mixtral in fp8", "mixtral-8x7b", "'Mixtral' read as Mixtral 8x7B (Mixtral 8x22B is the other one)"),
+    ("405b fp8, how many h200s", "llama-3.1-405b", "the registry's only 405B model"),
+])
+def test_typos_aliases_and_ambiguous_names_are_read_and_said(question, model, reading):
+    routed = _route(question)
+    assert routed.inputs["model"] == model
+    if reading:
+        assert any(reading in a for a in routed.assumed)
+
+
+@pytest.mark.parametrize("question", [
+    "how much vram does gemma 2 27b need", "tokens per second for llama 4 maverick on h100",
+    "falcon 180b in int4, how big?",
+])
+def test_unknown_models(question):
+    routed = route_numeric(question)
+    assert isinstance(routed, UnknownModel) and routed.message.startswith("I don't know that model; closest: ")
+
+
+def test_a_bare_size_shared_by_several_models_is_a_parameter_count():
+    routed = _route("70b in int4 on a 5090, tok/s?")
+    assert routed.inputs["params"] == 70_000_000_000 and "model" not in routed.inputs
+
+
+def test_training_phrasing():
+    routed, state = _computed("fine-tune llama 3.1 8b with adam in mixed precision, ignoring activations")
+    assert routed.inputs["mode"] == "training" and state.name == "training_state_bytes"
+    assert state.value == 16 * 8_030_261_248
+    routed = _route("ZeRO-2 over 32 data-parallel ranks for llama 3.1 70b, memory per gpu")
+    assert routed.inputs["zero_stage"] == 2 and routed.inputs["dp"] == 32
+    routed = _route("ZeRO-1 with 16-way data parallel and tp 8 for qwen2.5 72b: state per GPU")
+    assert (routed.inputs["zero_stage"], routed.inputs["dp"], routed.inputs["tp"]) == (1, 16, 8)
+    routed, t = _computed("how many H100s to train llama 3.1 8b on 15T tokens in 2 weeks")
+    assert routed.inputs["deadline_days"] == 14 and t.name == "gpus_needed"
+    routed = _route("train llama 3.1 8b on fifteen trillion tokens, how many flops")
+    assert routed.inputs["tokens"] == 15_000_000_000_000
+
+
+def test_quantities_of_a_model():
+    routed, ckpt = _computed("how big is the full training checkpoint of llama 3.1 8b")
+    assert ckpt.name == "checkpoint_bytes" and ckpt.value == 14 * 8_030_261_248
+    routed = _route("all-reduce the fp32 gradients of llama 3.1 8b over 8 gpus on nvlink")
+    assert routed.inputs["model"] == "llama-3.1-8b" and routed.inputs["precision"] == "fp32"
+    assert "size" not in routed.inputs
+    calc = calculate(routed.calculator, routed.inputs)
+    assert any("8,030,261,248" in step and "4 B" in step for step in calc.steps)
+
+
+@pytest.mark.parametrize(("question", "op", "ranks"), [
+    ("send/recv 512 MB between two GPUs over NVLink 5", "send_recv", 2),
+    ("sendrecv 1 GB over nvlink", "send_recv", 2),
+    ("gather 2 GB to the root from 8 ranks over pcie 5", "gather", 8),
+    ("scatter 1 GB to 16 ranks over NDR", "scatter", 16),
+])
+def test_new_collectives(question, op, ranks):
+    routed = _route(question)
+    assert routed.inputs["op"] == op and routed.inputs["ranks"] == ranks
+
+
+@pytest.mark.parametrize(("question", "gpu", "link"), [
+    ("all-reduce of 1 GB across 8 MI300Xs", "mi300x", "infinity-fabric-mi300x"),
+    ("all-gather 2 GB over 4 trainium2 chips", "trainium2", "neuronlink-v3"),
+    ("reduce-scatter 1 GB across 8 TPU v5p chips over ICI", "tpu-v5p", "ici-v5p"),
+])
+def test_non_nvidia_parts_use_their_own_scale_up_link(question, gpu, link):
+    routed = _route(question)
+    assert routed.inputs["gpu"] == gpu and "link" not in routed.inputs
+    assert calculate(routed.calculator, routed.inputs).inputs["link"] == link
+
+
+@pytest.mark.parametrize("question", [
+    "why is llama 3.1 70b decode memory bound on an H100?",
+    "why does a 70b model need 2 h100s",
+    "how does the kv cache grow with context for llama 3.1 8b",
+    "what's the cost of running llama 70b on 8 H100s for a day",
+    "lora fine-tuning memory for llama 3.1 8b",
+    "how often should a 405B run checkpoint?",
+    "should I use tp 8 or pp 8 for llama 3.1 405b on 16 gpus",
+    "how much faster is fp8 decode than bf16 for llama 3.1 70b on an H100",
+    "how many users can llama 3.1 8b serve on one H100 at 8k context",
+    "how many layers does llama 3.1 70b have",
+    "was llama 3.1 405b trained on 16k H100s",
+    "what does 900 GB/s of NVLink mean per direction",
+])
+def test_conceptual_questions_full_of_numbers_do_not_route(question):
+    assert route_numeric(question) is None
+
+
+def test_every_figure_is_bound_or_said():
+    routed = _route("kv cache of llama 3.1 8b at 32k context, batch 4, on 3 racks")
+    assert routed.inputs["context"] == 32768 and routed.inputs["batch"] == 4
+    assert "“3” was not used in this calculation" in routed.assumed
+
+
+def test_a_follow_up_keeps_the_collective():
+    first = _route("How long does an all-gather of 1 GB take across 8 GPUs over NVLink?")
+    bigger = _route("what about 4 GB?", first)
+    assert bigger.inputs["op"] == "all_gather" and bigger.inputs["size"] == 4_000_000_000
+    assert _route("and over NDR?", first).inputs["link"] == "ib-ndr"
+    assert isinstance(route_numeric("and on a V100?", first), UnknownGpu)

@@ -24,12 +24,17 @@ from ..catalogue import Catalogue
 from ..errors import ApiError, LLMFailure
 from ..http import metrics
 from ..settings import Settings
-from .compose import ExtractiveComposer, citations_by_rank
+from .answerability import Judge
+from .compose import ExtractiveComposer, Quote, citations_by_rank
 from .generate import EXTRACTIVE, ChatClient, Generation, condense_messages
 from .markers import pieces
 from .models import AskRequest, AskResponse, Citation, Route, Suggestion
 from .prose import FORMULA_PAGES, calculation_answer, closest_sections, not_covered
-from .retrieve import Retriever
+from .learned import LinearModel, load_model
+from .reading import Reader, Reading
+from .retrieve import Retrieved, Retriever
+from .spelling import Speller
+from .route import tagger
 from .route.followup import standalone_question
 from .route.numeric import NumericRequest, UnknownName, previous_calculation, route_numeric
 from .terms import TermWeights
@@ -52,6 +57,10 @@ class Prepared:
     calculation: Calculation | None = None
     suggestions: list[Suggestion] = field(default_factory=list)
     support: float | None = None  # the best support retrieval found (None when it did not run)
+    reading: Reading | None = None  # the question as retrieval read it (typos fixed, "it" resolved)
+    ranking: Retrieved | None = None  # retrieval's full result: candidates and features (evals and training read it)
+    quotes: list[Quote] = field(default_factory=list)  # the scored sentences of the best passages
+    confidence: float | None = None  # the judge's confidence that the site answers the question
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -70,9 +79,13 @@ class Assistant:
         self.searcher = searcher
         self.catalogue = catalogue
         weights = TermWeights(catalogue.texts())
-        self.retriever = Retriever(searcher, catalogue, weights, settings.top_k, settings.support_threshold,
-                                   settings.scope_margin, settings.lexical_weight)
-        self.composer = ExtractiveComposer(weights, settings.answer_sentences)
+        speller = Speller(catalogue.texts() + [d.title for d in catalogue.corpus.documents])
+        self.reader = Reader(speller, catalogue.subjects())
+        self.retriever = Retriever(searcher, catalogue, weights, speller.english, settings.top_k,
+                                   settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"))
+        self.composer = ExtractiveComposer(weights, settings.answer_sentences, load_model("sentence_ranker"))
+        self.judge = Judge(settings.support_threshold, LinearModel.load("answerable"))
+        tagger.warm()  # the numeric tagger's spaCy pipeline, built now rather than on a reader's first question
         self.llm = (ChatClient(settings.llm_base_url, settings.llm_model or "default", settings.llm_api_key,
                                settings.llm_timeout_s, settings.llm_max_tokens) if settings.llm_base_url else None)
 
@@ -112,10 +125,14 @@ class Assistant:
                 prepared.route = "calculator"
                 return prepared
         with timed(prepared.timings, "retrieve"):
-            retrieved = self.retriever.retrieve(self.searcher.query(question), request.article, mode)
-        prepared.support, prepared.retrieved = retrieved.support, retrieved.hits
-        if retrieved.supported:
-            prepared.scope, prepared.hits = retrieved.scope, retrieved.hits
+            prepared.reading = reading = self.reader.read(question, request.article)
+            retrieved = self.retriever.retrieve(reading, self.searcher.query(reading.text), request.article, mode)
+            prepared.quotes = self.composer.candidates(reading, retrieved.hits)
+            verdict = self.judge.decide(reading, retrieved, prepared.quotes)
+        prepared.support, prepared.retrieved, prepared.ranking = retrieved.support, retrieved.hits, retrieved
+        prepared.confidence = verdict.confidence
+        if verdict.supported:
+            prepared.scope, prepared.hits = verdict.scope, retrieved.hits
         elif calculation is not None:
             prepared.route = "calculator"
         else:
@@ -143,13 +160,14 @@ class Assistant:
     def _extractive(self, prepared: Prepared) -> Composed:
         if prepared.route != "retrieval":
             return Composed(prepared.text, [])
-        return Composed(*self.composer.compose(prepared.question, prepared.hits))
+        return Composed(*self.composer.compose(prepared.reading or prepared.question, prepared.hits, quotes=prepared.quotes))
 
     def _generation(self, prepared: Prepared) -> Generation | None:
         """The LLM's answer for a retrieval answer when an LLM is configured, else None (extractive)."""
         if self.llm is None or prepared.route != "retrieval":
             return None
-        fallback = lambda: self.composer.compose(prepared.question, prepared.hits, numbering="rank")  # noqa: E731
+        fallback = lambda: self.composer.compose(prepared.reading or prepared.question, prepared.hits,  # noqa: E731
+                                                 numbering="rank")
         return Generation(self.llm, prepared.question, prepared.hits, fallback)
 
     # ---- 4. respond -----------------------------------------------------------------------------

@@ -1,71 +1,71 @@
-"""Scoped retrieval: the article's own sections first, then the pages it links to, then the whole site.
+"""Retrieval: the passages that answer a question asked on a page, best first.
 
-A passage's support for a question is its dense cosine plus `lexical_weight` × the share of the
-question's (rarity-weighted) terms it contains: meaning and vocabulary must both agree, which is what
-tells "What is the roofline model?" (short, on-topic) from "How do I paginate a REST API?" (close in
-embedding space, absent from the site). A tier answers when its best passage reaches the calibrated
-threshold and is not clearly worse than the best passage anywhere (within `margin`); otherwise the
-next, wider tier is tried. When no tier supports the question the result is unsupported, with the
-closest passages of the narrowest tier kept as suggestions.
+1. Candidates: hybrid search (dense + BM25, fused by Qdrant) over the whole site and, when the reader is
+   on an article, over that article's own sections — two queries.
+2. Ranking: each candidate's features (features.py) are scored by the trained passage ranker
+   (`learned/passage_ranker.*`, gradient-boosted trees); without one, by the hand-set rule it replaced:
+   cosine + `lexical_weight` × the share of the question's rarer terms the passage contains, a page's own
+   sections preferred within `margin`.
+Whether the best of them answers at all is the judge's call (answerability.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ingest.index import Hit, Query, Scope, Searcher
+from ingest.index import Hit, Query, Searcher
 
 from ..catalogue import Catalogue
-from .terms import TermWeights, terms
+from .features import Candidate, passage_features, question_features
+from .learned import LinearModel, TreeModel
+from .reading import Reading
+from .terms import TermWeights
+
+CANDIDATES_PER_TIER = 12
 
 
 @dataclass
 class Retrieved:
-    hits: list[Hit]
-    scope: str | None  # "article" | "site" | None when unsupported
-    supported: bool
-    support: float  # the best support found in any tier
+    hits: list[Hit]  # the best `top_k` passages, best first
+    support: float  # the best passage's cosine + lexical_weight × coverage (the question log reports it)
+    candidates: list[Candidate]  # every candidate, ranked, with its features (for training and evals)
+    question: dict[str, float]  # the question's features against them
 
 
 class Retriever:
-    def __init__(self, searcher: Searcher, catalogue: Catalogue, weights: TermWeights, top_k: int,
-                 threshold: float, margin: float, lexical_weight: float):
-        self.searcher, self.catalogue, self.weights = searcher, catalogue, weights
-        self.top_k, self.threshold, self.margin, self.lexical_weight = top_k, threshold, margin, lexical_weight
+    def __init__(self, searcher: Searcher, catalogue: Catalogue, weights: TermWeights, english: frozenset[str],
+                 top_k: int, margin: float, lexical_weight: float, ranker: LinearModel | TreeModel | None = None):
+        self.searcher, self.catalogue, self.weights, self.english = searcher, catalogue, weights, english
+        self.top_k, self.margin, self.lexical_weight, self.ranker = top_k, margin, lexical_weight, ranker
 
-    def support(self, question_terms: frozenset[int], hit: Hit) -> float:
-        p = hit.passage
-        text_terms = terms(f"{p.title} {p.section} {p.text}")
-        return hit.dense_score + self.lexical_weight * self.weights.coverage(question_terms, text_terms)
+    def retrieve(self, reading: Reading, query: Query, article: str | None, mode: str = "hybrid") -> Retrieved:
+        candidates = self._candidates(query, article, mode)
+        linked = {(kind, i) for kind, ids in (self.catalogue.linked(article) if article else {}).items() for i in ids}
+        passage_features(reading, candidates, self.weights, article, linked)
+        ranked = self._rank(candidates)
+        question = question_features(reading, ranked, self.english, self.weights)
+        support = max((self._rule(c) for c in ranked), default=0.0)
+        return Retrieved([c.hit for c in ranked[:self.top_k]], support, ranked, question)
 
-    def tiers(self, article: str | None) -> list[tuple[str, Scope | None]]:
-        if article is None:
-            return [("site", None)]
-        linked = self.catalogue.linked(article)
-        return [("article", {"article": [article]})] + ([("site", linked)] if any(linked.values()) else []) + [("site", None)]
+    def _candidates(self, query: Query, article: str | None, mode: str) -> list[Candidate]:
+        """The site's best passages and the page's own, merged (a passage found by both keeps both ranks)."""
+        found: dict[tuple, Candidate] = {}
+        tiers = [("site", None)] + ([("page", {"article": [article]})] if article else [])
+        for tier, scope in tiers:
+            for rank, hit in enumerate(self.searcher.search(query, scope, CANDIDATES_PER_TIER, mode)):
+                p = hit.passage
+                candidate = found.setdefault((p.kind, p.doc_id, p.position), Candidate(hit))
+                setattr(candidate, f"{tier}_rank", rank)
+        return list(found.values())
 
-    def retrieve(self, query: Query, article: str | None, mode: str = "hybrid") -> Retrieved:
-        question_terms = terms(query.text)
+    def _rank(self, candidates: list[Candidate]) -> list[Candidate]:
+        if self.ranker is not None:
+            for c, probability in zip(candidates, self.ranker.probabilities([c.features for c in candidates])):
+                c.score = float(probability)
+        else:  # the rule: support, with the page's own passages preferred unless clearly worse
+            for c in candidates:
+                c.score = self._rule(c) + self.margin * c.features["in_article"]
+        # ties (mirrored ranks, equal scores) broken by cosine, then by position: reproducible
+        return sorted(candidates, key=lambda c: (-c.score, -c.hit.dense_score, c.key))
 
-        def search(where: Scope | None) -> tuple[list[Hit], float]:
-            hits = self.searcher.search(query, where, self.top_k, mode)
-            return hits, max((self.support(question_terms, h) for h in hits), default=0.0)
-
-        # The whole site is searched first: its best passage sets the bar ("the best anywhere") a narrower
-        # tier is held to. The narrower tiers follow, narrowest first, and only until one wins, so a
-        # question its article answers costs two Qdrant queries rather than three.
-        *narrower, (_, everywhere) = self.tiers(article)
-        site_hits, site_support = search(everywhere)
-        best, closest = site_support, None
-        for scope, where in narrower:
-            hits, support = search(where)
-            best = max(best, support)
-            closest = hits if closest is None else closest  # the narrowest tier's: suggestions if none wins
-            if self.wins(support, best):
-                return Retrieved(hits, scope, True, best)
-        if self.wins(site_support, best):
-            return Retrieved(site_hits, "site", True, best)
-        return Retrieved(site_hits if closest is None else closest, None, False, best)
-
-    def wins(self, support: float, best: float) -> bool:
-        """A tier answers if it clears the threshold and is nearly as good as the best page anywhere."""
-        return support >= self.threshold and support >= best - self.margin
+    def _rule(self, c: Candidate) -> float:
+        return c.features["cos"] + self.lexical_weight * c.features["cov"]

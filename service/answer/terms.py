@@ -23,12 +23,18 @@ class TermWeights:
     def __init__(self, texts: list[str]):
         df = Counter(t for text in texts for t in terms(text))
         self.n = max(len(texts), 1)
+        self.unseen = math.log(1 + self.n)  # a term no section contains weighs the most
         self.idf = {t: math.log(1 + self.n / c) for t, c in df.items()}
+        self._weighted = lru_cache(maxsize=4096)(self._weigh)  # a question's terms are weighed once, not per passage
 
     def weight(self, term: int) -> float:
-        return self.idf.get(term, math.log(1 + self.n))
+        return self.idf.get(term, self.unseen)
+
+    def _weigh(self, question_terms: frozenset[int]) -> tuple[tuple[tuple[int, float], ...], float]:
+        weighted = tuple((t, self.weight(t)) for t in question_terms)
+        return weighted, sum(w for _, w in weighted)
 
     def coverage(self, question_terms: frozenset[int], text_terms: frozenset[int]) -> float:
         """Share of the question's weight (rare terms count more) that the text contains."""
-        total = sum(self.weight(t) for t in question_terms)
-        return sum(self.weight(t) for t in question_terms & text_terms) / total if total else 0.0
+        weighted, total = self._weighted(question_terms)
+        return sum(w for t, w in weighted if t in text_terms) / total if total else 0.0

@@ -1,28 +1,39 @@
-"""Free-text routing of numeric questions to the calculators (DESIGN §5 step 1).
+"""Free-text routing of numeric questions to the calculators (DESIGN §5 step 1, §9).
 
-`route_numeric(question, previous)` reads the slots a calculator needs from the words (model,
-precision, GPU, counts, sizes, bandwidths, context, batch, ZeRO stage, tokens…), picks the
-calculator, and returns a `NumericRequest` whose `inputs` hold only what the question said; the
-calculator fills documented defaults, listed in `assumed`. It returns `UnknownModel` for a model
-that is not in the registry (never a guess) and `None` when the question is not a calculation
-("What is the KV cache?") so that retrieval answers it. Pure and fast: regexes compiled once.
+`route_numeric(question, previous)` reads a question in three steps:
+
+1. tagger.py tags its spans (models, GPUs, links, precisions, collectives, ZeRO stages, figures with
+   their units and nouns, and the cue words that say what is asked);
+2. slots.py binds every figure to a role (by its type, and by the label nearest to it);
+3. this module decides whether the question asks for a number at all, which calculator computes it and
+   which of its quantities is the answer, and maps the slots onto that calculator's inputs.
+
+It returns a `NumericRequest` whose `assumed` lists, in words, every reading the answer rests on: how a
+name or a figure was read ("“lamma 3 70b” read as Llama 3 70B", "“32k” read as 32,768 tokens"), the
+figures nothing used, and the defaults the calculator filled. A model or GPU the registries do not know
+is an `UnknownModel` / `UnknownGpu` (answered "I don't know that …; closest: …"), never a default. A
+question that is not a calculation — conceptual ("why is decode memory-bound on an H100?"), about a
+quantity no calculator computes (cost, LoRA, checkpoint frequency), or a yes/no question that is not a
+fit check — returns None and goes to retrieval.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
 
 from calculators import INPUT_MODELS, validate
-from calculators import precision as prec
-from calculators.registry import closest_gpus, closest_models, gpus, links, models, name_key
-from calculators.units import BANDWIDTH_RE, parse_bandwidth, parse_size
+from calculators.registry import closest_gpus, closest_models
+from calculators.units import fmt_int
 
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
+from .slots import Slots, bind
+from .tagger import COUNT_NOUNS, Reading, Tag, tag
 
 
 @dataclass
@@ -50,439 +61,465 @@ class UnknownModel(UnknownName):
     what = "model"
 
 
-def _re(pattern: str) -> re.Pattern:
-    return re.compile(pattern, re.IGNORECASE)
+class UnknownGpu(UnknownName):
+    what = "GPU"
 
 
-_NUM = r"\d[\d,]*(?:\.\d+)?"
-_WORD_NUMBERS = {"one": 1, "a single": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-                 "six": 6, "eight": 8, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32,
-                 "sixty-four": 64, "a pair of": 2, "a couple of": 2}
-_COUNT = rf"({_NUM}|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))})"
+# --- does the question ask for a number? -------------------------------------------------------------------
 
-# --- what kind of question --------------------------------------------------------------------
-_NUMERIC_CUE = _re(
-    r"\b(how much|how many|how long|how fast|how big|how large|how quick(?:ly)?|calculate|compute|"
-    r"estimate|size|sizes|sized|fits?|fitting|tokens?/s|tok/s|tokens per second|throughput|"
-    r"time to|takes?|gpu[\s\-]?hours|flops|ridge point|need|needed|required|requires?|vram|"
-    r"footprint|per token|per gpu|step time|latency|convert|speed|number of gpus|"
-    r"memory(?![\s\-]bound)|gb|bytes|enough|can (?:i|we|you) (?:run|serve|host|load|fit))\b"
-)
-_EXPLAIN_VERB = _re(r"\b(explain|why|how does|how do|describe|walk me through|what does (?:the|a|an)|"
-                    r"what does .* mean|intuition|difference between)\b")
-_WHAT_IS_AND = _re(r"\bwhat (?:is|are)\b.*\band\b")
-
-# Quantities the calculators do not compute. A question about one of them goes to retrieval even when
-# it names a model and a GPU: a calculation of something else would be a confident wrong answer.
-_OUTSIDE = _re(
-    r"(?:\$|\b(?:costs?|price[sd]?|dollars?|lora|adapters?|checkpoint\w*|storage|read bandwidth|"
-    r"write bandwidth|tiles?|tiling|gemm|matmul|fusion|fused|kv blocks?|\d+-token (?:kv )?blocks?|pages?|"
-    r"stall\w*|acceptance|draft\w*|speculative|ship|transfer\w*|replicas?|requests?/s|qps|"
-    r"requests per second|per day|a day|cold starts?|load(?:ing)? (?:the |its )?weights|mig|interruptions?|"
-    r"failures?|congestion|sequences (?:of [\w.\s-]+ )?fit|kv pool|full multi-head|sparse attention|"
-    r"claims?|evaluate|groq|cerebras|chips|move per step)\b)"
-)
-# A yes/no question about an effect ("Did temperature affect…?") is not a calculation; a fit check is.
-_YES_NO = _re(r"^\s*(?:did|does|do|is|are|was|were|should|would|will)\b(?!.*\b(?:fit|fits|run|enough)\b)")
-
-_COLLECTIVE_WORDS = _re(r"\b(collective|busbw|algbw|bus bandwidth|nccl)\b")
-_ROOFLINE_WORDS = _re(r"\b(ridge point|roofline|arithmetic intensity|flops? per byte|flop/b)\b")
-_TRAIN_WORDS = _re(r"\b(train|training|trained|pre-?train(?:ing)?|fine-?tun(?:e|ing))\b")
-_TRAIN_COMPUTE_WORDS = _re(r"\b(gpu[\s\-]?hours|flops|how long|compute budget|mfu|days|weeks|"
-                           r"wall[\s\-]?clock|time to train)\b")
-_TRAIN_MEMORY_WORDS = _re(r"\b(memory|vram|zero|fsdp|optimi[sz]er state|adam|fit|gb|per gpu)\b")
-_DECODE_WORDS = _re(r"(tokens?/s|tok/s|tokens per second|\bdecod(?:e|ing)\b|\bgeneration speed\b|"
-                    r"\b(?:compute|memory|bandwidth)[\s\-]bound\b|"
-                    r"\bthroughput\b|\bhow fast\b|\btpot\b|\binter-token\b|\btime per token\b|"
-                    r"\bper-token latency\b|\bstep time\b|\bgenerate\b)")
-_KV_WORDS = _re(r"\bkv(?:[\s\-]?cache)?\b|\bkey[\s\-]value cache\b")
-_MEMORY_OVER_KV = _re(r"\b(fit|fits|total|weights|vram|serve|serving|how many gpus|gpus? do i need)\b")
-
-# --- slots ---------------------------------------------------------------------------------------
-_PREC_WORDS = (r"fp32|float32|bf16|bfloat16|fp16|float16|fp8|float8|e4m3|int8|int4|mxfp4|nvfp4|"
-               r"8[\s\-]?bit|4[\s\-]?bit|16[\s\-]?bit|32[\s\-]?bit|half precision|awq|gptq")
-_KV_PRECISION = _re(
-    rf"\bkv(?:[\s\-]?cache)?\s+(?:(?:in|at|of|as|stored in|quantized to|quantised to)\s+)?"
-    rf"(?<![a-z0-9])({_PREC_WORDS})(?![a-z0-9])|(?<![a-z0-9])({_PREC_WORDS})[\s\-]+kv\b"
-)
-_PRECISION = _re(rf"(?<![a-z0-9])({_PREC_WORDS})(?![a-z0-9])")
-_FAMILY = _re(
-    r"(?<![a-z0-9])(?:llama|mistral|mixtral|deepseek|qwen|gpt[\s\-]?oss|gemma|phi|falcon|grok|gpt|"
-    r"yi|olmo|dbrx|jamba|nemotron|kimi|glm|command[\s\-]?r|bloom|claude|gemini)"
-    r"(?:[\s\-_]*(?:v?\d[\w.]*|maverick|scout|large|small|medium|mini|nano|pro|coder|moe|base|"
-    r"instruct|chat|r1|a\d+b))*"
-)
-_SIZE_ONLY = _re(rf"({_NUM})\s*(b|billion|t|trillion|m|million)[\s\-]*(?:param(?:eter)?s?|"
-                 r"(?:dense\s+|moe\s+)?(?:model|llm|network|transformer))\b")
-_TOKENS = _re(rf"({_NUM})\s*(t|b|trillion|billion)\s+tokens\b")
-_SIZE = _re(rf"({_NUM})\s*-?\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes|byte)(?![a-z/])")
-_CONTEXT_BEFORE = _re(rf"(?<![\w.])({_NUM})(\s*k\b)?[\s\-]*(?:tokens?[\s\-]+(?:of\s+)?)?(?:context|ctx)\b")
-_CONTEXT_K = _re(rf"(?<![\w.])({_NUM})\s*k\b(?:[\s\-]*(?:tokens?|context|ctx))?")
-_CONTEXT_WORDS = _re(rf"\b(?:context|ctx|sequence length|seq(?:uence)?[\s\-]?len(?:gth)?|prompts? of|"
-                     rf"prompt length)\s*(?:length|window|size)?\s*(?:of|=|:|is)?\s*({_NUM})(\s*k\b)?")
-_CONTEXT_TOKENS = _re(rf"({_NUM})[\s\-]*tokens?\b")
-_BATCH = _re(
-    rf"\bbatch(?:[\s\-]*size)?\s*(?:of|=|:)?\s*({_NUM})|\bconcurrency\s*(?:of|=|:)?\s*({_NUM})|"
-    rf"{_COUNT}\s*(?:concurrent|parallel|simultaneous)?\s*(?:users|requests|sequences|streams|"
-    rf"sessions|clients|conversations)\b|{_COUNT}\s+concurrent\b"
-)
-_DEVICES = _re(rf"{_COUNT}\s*(?:x\s*)?(gpus?|ranks?|nodes?|devices?|accelerators?|chips?|workers?)\b")
-_GPU_COUNT_BEFORE = _re(rf"{_COUNT}\s*(?:x\s*)?$")
-_GPU_COUNT_AFTER = _re(rf"^\s*x\s*({_NUM})\b")
-_TP = _re(rf"\b(?:tp|tensor[\s\-]?parallel(?:ism)?)\s*(?:degree|size)?\s*(?:of|=|:)?\s*({_NUM})|"
-          rf"({_NUM})[\s\-]*way tensor")
-_PP = _re(rf"\b(?:pp|pipeline[\s\-]?parallel(?:ism)?)\s*(?:degree|size)?\s*(?:of|=|:)?\s*({_NUM})|"
-          rf"({_NUM})[\s\-]*way pipeline")
-_ZERO = _re(r"\bzero[\s\-_]*(?:stage[\s\-_]*)?([0-3])\b|\bstage[\s\-_]*([0-3])\b")
-_FSDP = _re(r"\b(fsdp|hsdp|hybrid[\s\-]shard(?:ing)?)\b")
-_OPS = (("reduce_scatter", r"reduce[\s\-_]?scatter(?:s|ed|ing)?"), ("all_reduce", r"all[\s\-_]?reduc(?:e|es|ed|ing)"),
-        ("all_gather", r"all[\s\-_]?gather(?:s|ed|ing)?"), ("all_to_all", r"all[\s\-_]?to[\s\-_]?all"),
-        ("broadcast", r"broadcast(?:s|ing)?"), ("reduce", r"reduc(?:e|es|ed|ing)"))
-_OP = _re("|".join(rf"(?<![a-z])({p})(?![a-z])" for _, p in _OPS))
-_ALGORITHM = _re(r"\b(ring|tree)\b")
-_MFU = _re(rf"({_NUM})\s*%\s*mfu|\bmfu\s*(?:of|=|:|at)?\s*({_NUM})\s*(%)?")
-_EFFICIENCY = _re(rf"({_NUM})\s*%\s*(?:of\s+peak|(?:bandwidth\s+)?efficiency|of\s+(?:the\s+)?bandwidth)|"
-                  rf"\befficiency\s*(?:of|=|:)?\s*({_NUM})\s*(%)?")
-_DEADLINE = _re(rf"\b(?:in|within|under|over)\s+({_NUM})\s*(days?|weeks?|months?|hours?)\b")
-_INTENSITY = _re(rf"({_NUM})\s*flops?\s*(?:/|per)\s*(?:b|byte)\b|\bintensity\s*(?:of|=|:)?\s*({_NUM})")
-_MEASURED = _re(r"\b(busbw|bus bandwidth|algbw|algorithm bandwidth)\b")
-_PRIMARY_HINTS = (
-    (_re(r"\bhow many (?:gpus|h100s?|h200s?|a100s?|b200s?|mi300xs?|accelerators|devices|cards)\b|"
-         r"\bminimum (?:number of )?gpus\b|\bnumber of gpus\b"), {"memory": "min_gpus", "decode": "min_gpus",
-                                                                 "training": "gpus_needed"}),
-    (_re(r"\b(?:free|left|left over|headroom|remaining|spare)\b"), {"memory": "free_bytes", "decode": "free_bytes"}),
-    (_re(r"\bbusbw\b|\bbus bandwidth\b"), {"collective": "busbw"}),
-    (_re(r"\balgbw\b|\balgorithm bandwidth\b"), {"collective": "algbw"}),
-    (_re(r"\bgpu[\s\-]?hours\b"), {"training": "gpu_hours"}),
-    (_re(r"\b(?:how many flops|total flops|flop count|training compute)\b"), {"training": "flops"}),
-    (_re(r"\bstep time\b|\btime per (?:step|token)\b|\blatency\b|\btpot\b"), {"decode": "step_time_s"}),
-    (_re(r"\baggregate\b|\btotal throughput\b|\bacross (?:all )?(?:users|sequences)\b"),
-     {"decode": "aggregate_tokens_per_s"}),
-    (_re(r"\bper token\b"), {"kv_cache": "kv_bytes_per_token", "memory": "kv_bytes_per_token"}),
-    (_re(r"\bridge\b"), {"decode": "ridge_point"}),
-    (_re(r"\bcompute[\s\-]bound time\b"), {"decode": "compute_time_s"}),
-    (_re(r"\bactivations?\b"), {"memory": "activation_bytes"}),
-    (_re(r"\boptimi[sz]er state|training state\b"), {"memory": "training_state_bytes"}),
-)
-_GPU_LIKE = _re(r"(?<![a-z0-9])(?:[hab]\d{3}[a-z]*|gb\d{3}|mi\d{3}[a-z]*|rtx[\s\-]?(?:pro[\s\-]?)?\d{4}\w*|"
-               r"v100|t4|l4|l40|tpu[\s\-]?v\d\w*|trainium\d?|inferentia\d?|gaudi[\s\-]?\d)(?![a-z0-9])")
-_GPUS_PER_NODE = 8
+_CONCEPTUAL = ("why", "how_does", "explain", "what_does", "who", "which", "should", "vs", "difference", "mean",
+               "where")
+_REQUEST = ("how_much", "how_many", "how_long", "how_fast", "how_big", "compute")
+_AUXILIARIES = {"is", "are", "does", "do", "did", "can", "could", "will", "would", "was", "were", "has", "have",
+                "should", "shall", "may", "might", "must"}
+_FIT = ("fit", "run", "enough", "left")
 
 
-@dataclass
-class _Slots:
-    """What the words said, before it is mapped onto one calculator's inputs."""
-
-    values: dict[str, Any] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    unknown_model: str | None = None
-    rest: str = ""  # the lower-case question with every slot blanked out
+_OPENERS = ("who", "which", "where", "should")  # conceptual only where the question starts with them
 
 
-class _Text:
-    """The question with matched spans blanked out, so one number is never read twice."""
-
-    def __init__(self, question: str):
-        self.original = question.replace("×", "x").replace("–", "-").replace("—", "-")
-        self.lower = self.original.lower()
-        if len(self.lower) != len(self.original):  # exotic case folding: keep it simple
-            self.original = self.lower
-
-    def take(self, pattern: re.Pattern, case_sensitive: bool = False) -> re.Match | None:
-        m = pattern.search(self.original if case_sensitive else self.lower)
-        if m:
-            self.blank(m.start(), m.end())
-        return m
-
-    def take_all(self, pattern: re.Pattern) -> list[re.Match]:
-        found = list(pattern.finditer(self.lower))
-        for m in found:
-            self.blank(m.start(), m.end())
-        return found
-
-    def blank(self, start: int, end: int) -> None:
-        pad = " " * (end - start)
-        self.lower = self.lower[:start] + pad + self.lower[end:]
-        self.original = self.original[:start] + pad + self.original[end:]
+def _is_conceptual(r: Reading) -> bool:
+    return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1) for t in r.of("CUE"))
 
 
-def _number(text: str) -> float:
-    text = text.strip().lower()
-    if text in _WORD_NUMBERS:
-        return _WORD_NUMBERS[text]
-    return float(text.replace(",", ""))
+def _asks_for_a_number(r: Reading, s: Slots) -> bool:
+    if r.has("outside") or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
+        return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
+    if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
+        return False  # two models or parts named: a comparison, not one calculation
+    if any(t.end == c.start for c in r.of("CUE", "tokens_per_s") for t in r.of("NUMBER")):
+        return False  # "logs 900 tokens per second … what is its MFU?": the rate is given, not asked
+    if _is_conceptual(r) and not r.has(*_REQUEST):
+        return False
+    first = next((w for w in r.words if w.isalpha()), "")
+    if first in _AUXILIARIES and not r.has(*_FIT):
+        return False  # "did temperature affect…?", "is an H20 good for training?"
+    return True
 
 
-def _int(text: str) -> int:
-    return int(round(_number(text)))
+def _conceptual(r: Reading) -> bool:
+    """Explain + compute: the answer carries the site's explanation as well as the calculation."""
+    if _is_conceptual(r):
+        return True
+    what = r.cue("what_is")
+    return what is not None and what.start == 0 and "and" in r.words
 
 
-_MULT = {"t": 1e12, "trillion": 1e12, "b": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6}
+# --- which calculator, and which of its quantities ---------------------------------------------------------
+
+_GPU_NOUNS = set(COUNT_NOUNS["gpus"])
 
 
-def _first(m: re.Match) -> str | None:
-    return next((g for g in m.groups() if g is not None), None)
+def _how_many_gpus(r: Reading) -> bool:
+    """'how many H200s', 'how many GPUs', 'minimum number of MI300Xs', '405b fp8 how many h200'."""
+    for cue in r.of("CUE", "how_many"):
+        nxt = [t for t in r.tags if t.start >= cue.end and t.start - cue.end <= 1]
+        if any(t.label in ("GPU", "UNKNOWN_GPU") for t in nxt):
+            return True
+        if any(w in _GPU_NOUNS or w in ("trillium",) for w in r.words[cue.end:cue.end + 3]):
+            return True
+    return False
 
 
-def _extract(question: str) -> _Slots:
-    t, s = _Text(question), _Slots()
+def _has_model(s: Slots) -> bool:
+    return "model" in s.values or "params" in s.values or s.unknown_model is not None
+
+
+def _training_tokens(s: Slots) -> Tag | None:
+    big = [t for t in s.token_counts if t.value >= 1e9 or t.unit.lower() in ("t", "b", "trillion", "billion", "bn")]
+    return big[0] if big else None
+
+
+def _gpu_hours(r: Reading) -> bool:
+    if r.has("gpu_hours"):
+        return True
+    return any(c.start == g.end for g in r.of("GPU") + r.of("UNKNOWN_GPU") for c in r.of("CUE", "hours"))
+
+
+def _memoryish(r: Reading, v: dict) -> bool:
+    return (r.has("memory", "adam", "training_state", "state", "activations", "no_activations", "checkpoint", "fit",
+                  "enough", "left", "size") or any(k in v for k in ("zero_stage", "fsdp", "dp")))
+
+
+def _named_calculator(r: Reading, s: Slots) -> str | None:
+    """The calculator the words point at, before checking that its inputs are there."""
     v = s.values
-    _extract_model(t, s)
-    _extract_gpu(t, s)
-    if m := t.take(_KV_PRECISION):
-        v["kv_precision"] = prec.normalize(re.sub(r"[\s\-]+", "-", _first(m)))
-    if m := t.take(_PRECISION):
-        v["precision"] = prec.normalize(re.sub(r"[\s\-]+", "-", m.group(1)))
-    if m := t.take(BANDWIDTH_RE, case_sensitive=True):
-        v["bandwidth"] = parse_bandwidth(m.group(0))
-    if found := links().search(t.lower):
-        spec, m = found
-        t.blank(m.start(), m.end())
-        v["link"] = spec.id
-    if m := t.take(_TOKENS):
-        v["tokens"] = round(_number(m.group(1)) * _MULT[m.group(2).lower()])
-    if m := t.take(_SIZE):
-        v["size"] = parse_size(f"{m.group(1)} {m.group(2)}")
-    _extract_context(t, s)
-    if m := t.take(_BATCH):
-        v["batch"] = _int(_first(m))
-    for m in t.take_all(_DEVICES):
-        _count(s, _int(m.group(1)), m.group(2).lower())
-    if m := t.take(_TP):
-        v["tp"] = _int(_first(m))
-    if m := t.take(_PP):
-        v["pp"] = _int(_first(m))
-    if m := t.take(_ZERO):
-        v["zero_stage"] = int(_first(m))
-    if m := t.take(_FSDP):
-        v["fsdp"] = "full" if m.group(1).lower() == "fsdp" else "hybrid"
-    if m := t.take(_OP):
-        v["op"] = next(op for (op, _), g in zip(_OPS, m.groups()) if g is not None)
-    if m := t.take(_ALGORITHM):
-        v["algorithm"] = m.group(1).lower()
-    if m := t.take(_MFU):
-        v["mfu"] = _fraction(_first(m))
-    if m := t.take(_EFFICIENCY):
-        v["efficiency"] = _fraction(_first(m))
-    if m := t.take(_DEADLINE):
-        days = {"day": 1, "week": 7, "month": 30, "hour": 1 / 24}[m.group(2).lower().rstrip("s")]
-        v["deadline_days"] = _number(m.group(1)) * days
-    if m := t.take(_INTENSITY):
-        v["intensity"] = _number(_first(m))
-    s.rest = t.lower
-    return s
-
-
-def _fraction(text: str) -> float:
-    x = _number(text)
-    return x / 100 if x > 1 else x
-
-
-def _extract_model(t: _Text, s: _Slots) -> None:
-    if found := models().search(t.lower):
-        spec, m = found
-        typed = t.original[m.start():m.end()].strip()
-        t.blank(m.start(), m.end())
-        s.values["model"] = spec.id
-        if name_key(typed) not in (name_key(spec.id), name_key(spec.name)):
-            s.notes.append(f"“{typed}” read as {spec.name}")
-        return
-    if m := t.take(_SIZE_ONLY):
-        s.values["params"] = round(_number(m.group(1)) * _MULT[m.group(2).lower()])
-        return
-    if m := _FAMILY.search(t.lower):
-        s.unknown_model = t.original[m.start():m.end()].strip()
-
-
-def _extract_gpu(t: _Text, s: _Slots) -> None:
-    found = gpus().search(t.lower)
-    if not found:
-        if m := _GPU_LIKE.search(t.lower):
-            typed = t.original[m.start():m.end()]
-            s.notes.append(f"GPU “{typed}” is not in the registry (closest: "
-                           f"{', '.join(closest_gpus(typed))}); the default GPU is used instead")
-            _take_gpu_count(t, s, m)
-        return
-    spec, m = found
-    s.values["gpu"] = spec.id
-    typed = t.original[m.start():m.end()].strip()
-    _take_gpu_count(t, s, m)
-    if spec.id == "h100-sxm" and "sxm" not in typed:
-        s.notes.append(f"“{typed}” read as H100 SXM")
-    if spec.id == "a100-80gb" and "80" not in typed:
-        s.notes.append(f"“{typed}” read as A100 80GB SXM")
-
-
-def _take_gpu_count(t: _Text, s: _Slots, m: re.Match) -> None:
-    """'two H200s', '8x H100', 'H100 x 8': the count written next to a GPU name."""
-    before = _GPU_COUNT_BEFORE.search(t.lower[: m.start()])
-    after = _GPU_COUNT_AFTER.search(t.lower[m.end():])
-    t.blank(m.start(), m.end())
-    if before:
-        t.blank(before.start(), before.end())
-        s.values["gpus"] = _int(before.group(1))
-    elif after:
-        t.blank(m.end() + after.start(), m.end() + after.end())
-        s.values["gpus"] = _int(after.group(1))
-
-
-def _extract_context(t: _Text, s: _Slots) -> None:
-    if m := t.take(_CONTEXT_WORDS) or t.take(_CONTEXT_BEFORE):
-        value = _number(m.group(1)) * (1024 if m.group(2) else 1)
-    elif m := t.take(_CONTEXT_K):
-        value = _number(m.group(1)) * 1024
-    elif m := t.take(_CONTEXT_TOKENS):
-        value = _number(m.group(1))
-    else:
-        return
-    s.values["context"] = int(value)
-    typed = m.group(0).strip()
-    if "k" in typed.lower().replace("tokens", "").replace("context", "").replace("ctx", ""):
-        s.notes.append(f"“{typed}” read as {int(value):,} tokens")
-
-
-def _count(s: _Slots, n: int, unit: str) -> None:
-    if unit.startswith("node"):
-        s.notes.append(f"{n} nodes read as {n * _GPUS_PER_NODE} GPUs ({_GPUS_PER_NODE} per node)")
-        n *= _GPUS_PER_NODE
-    key = "ranks" if unit.startswith("rank") else "gpus"
-    s.values.setdefault(key, n)
-
-
-# --- choosing a calculator ---------------------------------------------------------------------
-
-def _calculator_named(text: str, v: dict, rest: str) -> str | None:
-    """The calculator the words point at, if any (before checking its slots are there).
-
-    `rest` is the question without its slots: "with an fp8 KV cache" names a KV precision, not
-    the KV-cache calculator.
-    """
-    if "op" in v and (v["op"] != "reduce" or "size" in v) or _COLLECTIVE_WORDS.search(text):
+    if "op" in v or (r.has("busbw", "algbw") and any(k in v for k in ("bandwidth", "busbw", "algbw"))):
         return "collective"
-    if _ROOFLINE_WORDS.search(text):
+    if r.has("ridge", "intensity", "attainable") or "intensity" in v or (
+            r.has("compute_bound") and not _has_model(s)):
         return "roofline"
-    if "tokens" in v or "mfu" in v or "deadline_days" in v or (
-            _TRAIN_WORDS.search(text) and _TRAIN_COMPUTE_WORDS.search(text)
-            and not _TRAIN_MEMORY_WORDS.search(text)):
+    train = r.has("train")
+    if (_training_tokens(s) or "mfu" in v or "deadline_days" in v or _gpu_hours(r)
+            or (r.has("flops") and (train or s.token_counts))
+            or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
-    if _DECODE_WORDS.search(text):
+    if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state", "no_activations")
+            or (train and _memoryish(r, v)) or (r.has("checkpoint") and (train or r.has("adam", "state")))
+            or (r.has("adam") and r.has("memory", "state", "how_much"))):
+        return "training_memory"
+    if r.has("tokens_per_s", "decode", "latency", "aggregate", "throughput", "how_fast", "speed", "compute_time"):
         return "decode"
-    if _KV_WORDS.search(rest) and not _MEMORY_OVER_KV.search(text):
+    if r.has("kv") and not (r.has("fit", "enough", "left", "weights", "run") or _how_many_gpus(r)):
         return "kv_cache"
-    return None
-
-
-_COLLECTIVE_SLOTS = ("size", "ranks", "gpus", "link", "gpu", "bandwidth")
-
-
-def _choose(text: str, v: dict, rest: str) -> str | None:
-    """The calculator, once the slots it cannot do without are there (else retrieval answers)."""
-    named = _calculator_named(text, v, rest)
-    has_model = "model" in v or "params" in v
-    if named == "kv_cache" and "model" not in v:
-        return "memory" if "params" in v else None
-    if named in ("decode", "training") and not has_model:
-        return None
-    if named == "collective" and not any(k in v for k in _COLLECTIVE_SLOTS):
-        return None
-    if named == "roofline" and "gpu" not in v:
-        return None
-    if named:
-        return named
-    if has_model:
+    if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
+             "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v:
         return "memory"
     return None
 
 
-_SLOT_INPUTS = {
-    "memory": ("model", "params", "precision", "kv_precision", "context", "batch", "gpu", "gpus",
-               "tp", "pp", "zero_stage", "fsdp"),
-    "kv_cache": ("model", "params", "kv_precision", "context", "batch"),
-    "decode": ("model", "params", "precision", "kv_precision", "gpu", "gpus", "batch", "context",
-               "efficiency"),
-    "collective": ("op", "algorithm", "size", "ranks", "link", "gpu", "bandwidth"),
-    "training": ("model", "params", "tokens", "gpu", "gpus", "precision", "mfu", "deadline_days"),
-    "roofline": ("gpu", "precision", "intensity"),
-}
+def _calculator(r: Reading, s: Slots) -> str | None:
+    """The calculator, once the inputs it cannot do without are there (else retrieval answers)."""
+    named = _named_calculator(r, s)
+    v = s.values
+    if named == "collective":
+        slots = ("size", "ranks", "gpus", "nodes", "link", "inter_link", "gpu", "bandwidth", "busbw", "algbw",
+                 "model", "params", "gpus_per_node")
+        return named if any(k in v for k in slots) or s.unknown_gpu else None
+    if named == "roofline":
+        return named if "gpu" in v or s.unknown_gpu else None
+    if named == "training":
+        return named if _has_model(s) and (s.token_counts or s.unknown_model) else None
+    if named == "kv_cache" and "model" not in v and s.unknown_model is None:
+        return "memory" if "params" in v else None
+    if named in ("training_memory", "decode", "kv_cache", "memory"):
+        return named if _has_model(s) else None
+    return None
 
 
-def _inputs_for(calculator: str, v: dict, text: str) -> dict:
-    slots = dict(v)
-    if calculator == "kv_cache" and "kv_precision" not in slots and "precision" in slots:
-        slots["kv_precision"] = slots.pop("precision")
-    if calculator == "decode" and "tp" in slots:
-        slots["gpus"] = slots.pop("tp")
+def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
+    v = s.values
+    if calculator == "memory" and inputs.get("mode") == "training":
+        if r.has("checkpoint"):
+            return "checkpoint_bytes"
+        if r.has("activations") and not r.has("no_activations"):
+            return "activation_bytes"
+        return "training_state_bytes"
+    if calculator == "memory":
+        if _how_many_gpus(r):
+            return "min_gpus"
+        if r.has("left"):
+            return "free_bytes"
+        request, fit = r.cue("how_much", "how_big"), r.cue("fit", "run", "enough")
+        if request is not None and fit is not None and request.start < fit.start:
+            return None  # "how much memory do its weights take, and does that fit?": the size first
+        if fit is not None:
+            if "gpu" in inputs or "gpus" in inputs or s.capacity is None:
+                return "free_bytes"
+            return "total_bytes"
+        if r.has("kv") and r.has("per_token"):
+            return "kv_bytes_per_token"
+        return None
+    if calculator == "kv_cache":
+        if r.has("past_window"):
+            return "kv_bytes_per_token_past_window"
+        if r.has("per_token") and "context" not in inputs:
+            return "kv_bytes_per_token"
+        return None
+    if calculator == "decode":
+        batch = inputs.get("batch", 1)
+        if _how_many_gpus(r):
+            return "min_gpus"
+        if r.has("compute_time"):
+            return "compute_time_s"
+        if r.has("latency"):
+            return "step_time_s"
+        if r.has("per_sequence"):
+            return "tokens_per_s_per_sequence"
+        if r.has("aggregate") or (batch > 1 and r.has("throughput", "total", "tokens_per_s", "how_fast", "speed")):
+            return "aggregate_tokens_per_s"
+        return "tokens_per_s_per_sequence"
     if calculator == "collective":
-        if "ranks" not in slots and "gpus" in slots:
-            slots["ranks"] = slots["gpus"]
-        if "bandwidth" in slots and _MEASURED.search(text):
-            which = "busbw" if "bus" in _MEASURED.search(text).group(1).lower() else "algbw"
-            slots[which] = slots.pop("bandwidth")
-            return {k: slots[k] for k in (*_SLOT_INPUTS[calculator], which) if k in slots}
-    if calculator == "memory" and ("ranks" in slots and "gpus" not in slots):
-        slots["gpus"] = slots["ranks"]
-    if calculator == "training" and "tokens" not in slots and "context" in slots:
-        slots["tokens"] = slots.pop("context")  # "a step of 4,194,304 tokens" is a token count, not a context
-    inputs = {k: slots[k] for k in _SLOT_INPUTS[calculator] if k in slots}
-    if calculator == "memory" and (_TRAIN_WORDS.search(text) or "zero_stage" in v or "fsdp" in v):
-        inputs["mode"] = "training"
-    for pattern, by_calc in _PRIMARY_HINTS:
-        if calculator in by_calc and pattern.search(text):
-            inputs["primary"] = by_calc[calculator]
-            break
-    return inputs
+        if s.asked and not (inputs.get("busbw") or inputs.get("algbw")) and not r.has("how_long"):
+            return s.asked
+        if inputs.get("busbw") or inputs.get("algbw"):
+            return s.asked if s.asked and s.asked not in inputs else ("algbw" if "busbw" in inputs else "busbw")
+        if inputs.get("algorithm") == "hierarchical" and r.has("two_level"):
+            return "hierarchical_time_s"
+        return "time_s"
+    if calculator == "training":
+        if _gpu_hours(r):
+            return "gpu_hours"
+        if _how_many_gpus(r) or ("deadline_days" in v and "gpus" not in inputs):
+            return "gpus_needed"
+        if r.has("flops") and not r.has("how_long", "days"):
+            return "flops"
+        if r.has("how_long", "days", "time_to_train", "hours"):
+            return "time_s"
+        return None
+    if calculator == "roofline":
+        if r.has("ridge") or "intensity" not in inputs:
+            return "ridge_point"
+        return "attainable_flops"
+    return None
 
 
-def _explain(text: str) -> bool:
-    return bool(_EXPLAIN_VERB.search(text) or _WHAT_IS_AND.search(text))
+# --- from slots to inputs ----------------------------------------------------------------------------------
+
+
+class _Inputs:
+    """One calculator's inputs, and the readings to state alongside them."""
+
+    def __init__(self, calculator: str, r: Reading, s: Slots, followup: bool = False):
+        self.calculator, self.r, self.s, self.followup = calculator, r, s, followup
+        self.values: dict[str, Any] = {}
+        self.notes: list[str] = list(s.notes)
+
+    def set(self, name: str, value: Any) -> None:
+        if value is not None:
+            self.values[name] = value
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+def _inputs(calculator: str, r: Reading, s: Slots, followup: bool = False) -> _Inputs:
+    """The inputs the question gives `calculator` (a follow-up gives only what changed)."""
+    out = _Inputs("memory" if calculator == "training_memory" else calculator, r, s, followup)
+    v = s.values
+    name = out.calculator
+    if name in ("memory", "kv_cache", "decode", "training") or (name == "collective" and "size" not in v):
+        if "model" in v:
+            out.set("model", v["model"])
+        elif "params" in v:
+            out.set("params", v["params"])
+    {"memory": _memory, "kv_cache": _kv, "decode": _decode, "collective": _collective, "training": _training,
+     "roofline": _roofline}[name](out, calculator == "training_memory")
+    primary = _primary(name, r, s, out.values)
+    if primary:
+        out.values["primary"] = primary
+    _state_the_rest(out)
+    return out
+
+
+def _gpus(out: _Inputs) -> int | None:
+    """GPUs in total: counted, or ranks, or nodes × GPUs per node (8 per node when not said)."""
+    v = out.s.values
+    if "gpus" in v:
+        return v["gpus"]
+    if "ranks" in v:
+        return v["ranks"]
+    if "ranks_total" in v:
+        return v["ranks_total"]
+    if "nodes" in v:
+        out.note(f"{v['nodes']} nodes read as {v['nodes'] * 8} GPUs (8 per node)")
+        return v["nodes"] * 8
+    return None
+
+
+def _context(out: _Inputs, loose_ok: bool) -> None:
+    """The context (tokens per sequence): a token count, or a bare number where only a context fits."""
+    s = out.s
+    counts = [t for t in s.token_counts if t.value < 1e9]
+    if counts:
+        t = counts[0]
+        out.set("context", int(round(t.value)))
+        number = t.text.split()[0] if t.text.split() else t.text
+        if t.key != "tokens_labelled" and (t.unit or not number.replace(",", "").replace(".", "").isdigit()):
+            out.note(f"“{t.text}” read as {fmt_int(t.value)} tokens")
+        return
+    if loose_ok:
+        for t in s.loose:
+            if t.value >= 128 and float(t.value).is_integer():
+                s.loose.remove(t)
+                out.set("context", int(t.value))
+                out.note(f"“{t.text}” read as the context length ({fmt_int(t.value)} tokens)")
+                return
+
+
+def _memory(out: _Inputs, training: bool) -> None:
+    v, r = out.s.values, out.r
+    for k in ("precision", "kv_precision", "gpu", "tp", "pp", "zero_stage", "fsdp"):
+        out.set(k, v.get(k))
+    if training:
+        out.values["mode"] = "training"
+        if "dp" in v:
+            out.set("dp", v["dp"])
+        else:
+            out.set("gpus", _gpus(out))
+    else:
+        out.set("gpus", _gpus(out))
+        _context(out, loose_ok=r.has("kv", "context"))
+        out.set("batch", v.get("batch"))
+    if out.s.capacity is None and "size" in v:
+        out.s.capacity = v["size"]
+        out.note(f"“{out.s.size_text}” given as the memory to fit into: compare it with the total"
+                 + ("" if "gpu" in v else " (the fit check below is against the default GPU)"))
+
+
+def _kv(out: _Inputs, _: bool) -> None:
+    v = out.s.values
+    out.set("kv_precision", v.get("kv_precision") or v.get("precision"))
+    _context(out, loose_ok=True)
+    out.set("batch", v.get("batch"))
+    if out.s.unknown_gpu:
+        out.note(f"“{out.s.unknown_gpu}” is not in the registry; the KV cache does not depend on the GPU")
+        out.s.unknown_gpu = None
+
+
+def _decode(out: _Inputs, _: bool) -> None:
+    v = out.s.values
+    for k in ("precision", "kv_precision", "gpu", "batch"):
+        out.set(k, v.get(k))
+    out.set("gpus", v.get("tp") or _gpus(out))
+    _context(out, loose_ok=out.r.has("context", "kv"))
+    out.set("efficiency", v.get("efficiency") or v.get("percent"))
+
+
+def _collective(out: _Inputs, _: bool) -> None:
+    v, r = out.s.values, out.r
+    op = v.get("op", "all_reduce")
+    if "op" in v or not out.followup:
+        out.set("op", op)
+    if "op" not in v and not out.followup:
+        out.note("all-reduce assumed (no collective named)")
+    if "size" in v:
+        out.set("size", v["size"])
+    elif "model" in out.values or "params" in out.values:
+        out.set("precision", v.get("precision"))
+    nodes = v.get("nodes")
+    ranks = v.get("ranks") or v.get("gpus")
+    if nodes and nodes > 1:
+        out.set("nodes", nodes)
+        out.set("gpus_per_node", v.get("gpus_per_node"))
+        if ranks and not v.get("gpus_per_node"):
+            out.set("ranks", ranks)
+        out.set("link", v.get("link"))
+        out.set("inter_link", v.get("inter_link"))
+        out.set("nic_bandwidth", v.get("bandwidth"))
+    else:
+        if ranks is None and v.get("gpus_per_node"):
+            ranks = v["gpus_per_node"]
+        if ranks is None and op == "send_recv":
+            ranks = 2
+            out.note("send/recv between 2 ranks")
+        out.set("ranks", ranks)
+        out.set("link", v.get("link") or v.get("inter_link"))
+        out.set("bandwidth", v.get("bandwidth"))
+    out.set("gpu", v.get("gpu"))
+    out.set("busbw", v.get("busbw"))
+    out.set("algbw", v.get("algbw"))
+    if r.has("two_level"):
+        out.set("algorithm", "hierarchical")
+    elif r.has("flat"):
+        out.set("algorithm", "ring")
+    elif r.has("tree") and op == "all_reduce":
+        out.set("algorithm", "tree")
+    elif r.has("ring") and not (nodes and nodes > 1):
+        out.set("algorithm", "ring")
+
+
+def _training(out: _Inputs, _: bool) -> None:
+    v, s = out.s.values, out.s
+    tokens = _training_tokens(s) or (s.token_counts[0] if s.token_counts else None)
+    if tokens is not None:
+        out.set("tokens", int(round(tokens.value)))
+        if tokens.unit:
+            out.note(f"“{tokens.text}” read as {fmt_int(tokens.value)} tokens")
+    for k in ("gpu", "precision", "deadline_days"):
+        out.set(k, v.get(k))
+    out.set("gpus", _gpus(out))
+    out.set("mfu", v.get("mfu") or v.get("percent"))
+
+
+def _roofline(out: _Inputs, _: bool) -> None:
+    v = out.s.values
+    for k in ("gpu", "precision", "intensity"):
+        out.set(k, v.get(k))
+
+
+def _state_the_rest(out: _Inputs) -> None:
+    """What the question named that this calculation does not use is said, not dropped."""
+    s, fields = out.s, INPUT_MODELS[out.calculator].model_fields
+    for name in s.other_names:
+        out.note(f"{name} also named: this calculation is for the first one only")
+    for t in s.loose:
+        if t.value > 1:
+            out.note(f"“{t.text}” was not used in this calculation")
+    for t in s.unused:
+        out.note(f"“{t.text}” was not used in this calculation")
+    given = set(out.values.values())
+    for key in ("tp", "pp", "zero_stage", "fsdp", "kv_precision", "precision", "efficiency", "mfu", "link"):
+        if key in s.values and key not in fields and s.values[key] not in given:
+            out.note(f"{key.replace('_', ' ')} {s.values[key]} does not change this calculation")
+
+
+# --- the router --------------------------------------------------------------------------------------------
 
 
 def route_numeric(question: str, previous: NumericRequest | None = None) -> NumericRequest | UnknownName | None:
-    """Route one question: a calculator request, an unknown model, or None (→ retrieval)."""
-    text = question.lower()
-    slots = _extract(question)
-    v = slots.values
-    followup = previous is not None and _is_followup(text, v, slots)
-    if slots.unknown_model and (followup or _NUMERIC_CUE.search(text)) and not _YES_NO.search(text):
-        return UnknownModel(slots.unknown_model, closest_models(slots.unknown_model))
-    if followup:
-        calculator = _calculator_named(text, v, slots.rest) or previous.calculator
-        merged = {k: x for k, x in previous.inputs.items() if k in INPUT_MODELS[calculator].model_fields
-                  and k not in ("primary", "mode")}
-        if "model" in v:
-            merged.pop("params", None)
-        if "params" in v:
-            merged.pop("model", None)
-        base = _inputs_for(calculator, v, text)
-        if previous.inputs.get("mode") == "training" and calculator == "memory":
-            base.setdefault("mode", "training")
-        inputs = {**merged, **base}
-    else:
-        if _OUTSIDE.search(text) or _YES_NO.search(text):
-            return None
-        asks_number = _NUMERIC_CUE.search(text) or (
-            _calculator_named(text, v, slots.rest) and re.search(r"\d", text) and not _EXPLAIN_VERB.search(text))
-        if not asks_number:
-            return None
-        calculator = _choose(text, v, slots.rest)
-        if calculator is None:
-            return None
-        inputs = _inputs_for(calculator, v, text)
+    """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval)."""
+    r = tag(question)
+    s = bind(r)
+    if previous is not None and _is_followup(question, r, s):
+        return _follow_up(r, s, previous)
+    if not _asks_for_a_number(r, s):
+        return None
+    calculator = _calculator(r, s)
+    if calculator is None:
+        return None
+    out = _inputs(calculator, r, s)
+    if s.unknown_model and "model" not in s.values and "params" not in s.values:
+        return UnknownModel(s.unknown_model, closest_models(s.unknown_model))
+    if s.unknown_gpu:
+        return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
+    return _request(out.calculator, out.values, out.notes, _conceptual(r))
+
+
+@lru_cache(maxsize=256)
+def _closest_gpus(name: str) -> list[str]:
+    """The registry's nearest parts (≈10 ms a name: its difflib scoring), remembered per name typed."""
+    return closest_gpus(name)
+
+
+def _request(calculator: str, inputs: dict, notes: list[str], explain: bool) -> NumericRequest | None:
     try:
         validated = validate(calculator, inputs)
     except ValidationError:
         return None
-    return NumericRequest(calculator, inputs, [*slots.notes, *validated.assumed], _explain(text))
+    return NumericRequest(calculator, inputs, [*notes, *validated.assumed], explain)
 
 
-def _is_followup(text: str, v: dict, slots: _Slots) -> bool:
+def _is_followup(question: str, r: Reading, s: Slots) -> bool:
     """A short continuation of the previous question ("and in fp8?", "what about decode?")."""
-    names_model = "model" in v or "params" in v
-    if names_model and (len(text.split()) > 6 or not opens_as_followup(text)):
+    words = question.split()
+    names_model = "model" in s.values or "params" in s.values
+    if names_model and (len(words) > 6 or not opens_as_followup(question)):
         return False  # a new, complete question
-    if opens_as_followup(text):
+    if opens_as_followup(question):
         return True
-    return len(text.split()) <= 5 and bool(v) and not _explain(text)
+    return len(words) <= 5 and bool(s.values or s.token_counts or s.unknown_gpu) and not _is_conceptual(r)
+
+
+def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest | UnknownName | None:
+    if s.unknown_model and not _has_known_model(s):
+        return UnknownModel(s.unknown_model, closest_models(s.unknown_model))
+    if s.unknown_gpu:
+        return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
+    named = _named_calculator(r, s)
+    if named == "memory" and not r.has("memory", "weights", "fit", "run", "enough", "left", "how_big"):
+        named = None  # "what about 4 GB?" changes a figure, not the calculator
+    calculator = "memory" if named == "training_memory" else (named or previous.calculator)
+    fields = INPUT_MODELS[calculator].model_fields
+    merged = {k: x for k, x in previous.inputs.items() if k in fields and k not in ("primary", "mode")}
+    if "model" in s.values:
+        merged.pop("params", None)
+    if "params" in s.values:
+        merged.pop("model", None)
+    out = _inputs(named or calculator, r, s, followup=True)
+    if previous.inputs.get("mode") == "training" and calculator == "memory":
+        out.values.setdefault("mode", "training")
+    if calculator == "collective" and "size" in out.values:
+        merged.pop("model", None)
+        merged.pop("params", None)
+    if "model" in merged and "size" in merged and calculator == "collective":
+        merged.pop("model")
+    return _request(calculator, {**merged, **out.values}, out.notes, False)
+
+
+def _has_known_model(s: Slots) -> bool:
+    return "model" in s.values or "params" in s.values
 
 
 def previous_calculation(history: list[Turn]) -> NumericRequest | None:
@@ -495,4 +532,4 @@ def previous_calculation(history: list[Turn]) -> NumericRequest | None:
     return current
 
 
-__all__ = ["NumericRequest", "UnknownModel", "UnknownName", "previous_calculation", "route_numeric"]
+__all__ = ["NumericRequest", "UnknownGpu", "UnknownModel", "UnknownName", "previous_calculation", "route_numeric"]

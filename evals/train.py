@@ -1,0 +1,293 @@
+"""`python -m evals train`: fit the answer path's three small models on the dev halves, and save them.
+
+1. passage ranker — which retrieved passage is in a gold section of the question? (articles, concepts and
+   readers dev questions with gold sections, every candidate of the site and page searches a row):
+   LightGBM lambdarank, gradient-boosted trees that order each question's candidates
+2. sentence ranker — does this sentence of the best passages state a key fact of the question?
+   LightGBM again (binary: its probability also decides whether a second sentence is worth adding)
+3. answerability — does the site answer this question at all? (the same questions, the refusals of the
+   reader, golden and adversarial dev halves, and evals/datasets/no_answer_dev.yaml), read against the
+   candidates as the trained ranker orders them and the sentences as the trained scorer rates them; its
+   threshold is chosen on dev, by cross-validation, as the one that refuses the most unanswerable
+   questions while wrongly refusing at most `--max-false-refusals` of the answerable ones
+
+Answerability is a logistic regression (scikit-learn, lbfgs) on standardised features. All three are
+deterministic (one thread, fixed seeds), saved in service/answer/learned/ with their dev cross-validation
+figures beside the rule each replaces. Only `split: dev` questions of the eval sets are read, plus the
+training-only questions of evals/training/*.yaml (written for training, never scored); the test halves are
+never seen. About a minute on 2 cores.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from . import datasets as golden
+from .metrics import normalized
+
+RANKER, ANSWERABLE, SENTENCES = "passage_ranker", "answerable", "sentence_ranker"
+
+
+def _answerable_features() -> tuple[str, ...]:
+    from service.answer.answerability import JUDGE_FEATURES
+    from service.answer.features import QUESTION_FEATURES
+
+    return QUESTION_FEATURES + JUDGE_FEATURES
+TRAINING_SETS = ("articles", "concepts", "readers", "adversarial")
+NO_ANSWER_DEV = Path(__file__).parent / "datasets" / "no_answer_dev.yaml"
+TRAINING_DIR = Path(__file__).parent / "training"  # questions written for training only
+SENTENCE_PARAMS = dict(objective="binary", n_estimators=200, learning_rate=0.05, num_leaves=15, min_child_samples=20,
+                       subsample=0.8, subsample_freq=1, colsample_bytree=0.8, random_state=7, deterministic=True,
+                       force_row_wise=True, n_jobs=1, verbose=-1)
+RANKER_PARAMS = dict(objective="lambdarank", n_estimators=150, learning_rate=0.05, num_leaves=7, min_child_samples=20,
+                     subsample=0.8, subsample_freq=1, colsample_bytree=0.8, random_state=7, deterministic=True,
+                     force_row_wise=True, n_jobs=1, verbose=-1)
+FOLDS = 5
+
+
+@dataclasses.dataclass
+class Question:
+    id: str
+    question: str
+    article: str | None
+    answerable: bool
+    anchors: tuple[str, ...] = ()
+    key_facts: tuple[str, ...] = ()
+
+
+def training_questions(root: Path = golden.DATASETS_DIR) -> list[Question]:
+    items = [i for i in golden.load([d for d in TRAINING_SETS if golden.dataset_files(d, root)], root)
+             if i.split == "dev" and i.route != "calculator" and not i.expected]
+    out = [Question(i.id, i.question, i.article, i.route != "no_answer", i.anchors, i.key_facts) for i in items]
+    for n, entry in enumerate(yaml.safe_load(NO_ANSWER_DEV.read_text()) or []):
+        if entry.get("route") != "calculator":
+            out.append(Question(f"no-answer-dev-{n}", entry["question"], entry.get("article"),
+                                bool(entry.get("answerable", entry.get("route") != "no_answer"))))
+    for path in sorted(TRAINING_DIR.glob("*.yaml")):
+        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            out.append(Question(entry["id"], entry["question"], entry.get("article"), entry["route"] != "no_answer",
+                                tuple(entry.get("anchors") or ()), tuple(str(f) for f in entry.get("key_facts") or ())))
+    return out
+
+
+def _fit(name: str, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, notes: dict, balanced: bool = False):
+    from sklearn.linear_model import LogisticRegression
+
+    from service.answer.learned import LinearModel
+
+    mean = x.mean(axis=0)
+    scale = np.where(x.std(axis=0) > 1e-9, x.std(axis=0), 1.0)
+    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced" if balanced else None)
+    model.fit((x - mean) / scale, y)
+    return LinearModel(name, list(features), mean.round(8).tolist(), scale.round(8).tolist(),
+                       model.coef_[0].round(8).tolist(), round(float(model.intercept_[0]), 8), 0.5, notes)
+
+
+def _cv_probabilities(x: np.ndarray, y: np.ndarray, groups: np.ndarray, balanced: bool = False) -> np.ndarray:
+    """Out-of-fold probabilities, folds by question (no question is scored by a model that saw it)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold
+
+    out = np.zeros(len(y))
+    for train, held in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+        mean = x[train].mean(axis=0)
+        scale = np.where(x[train].std(axis=0) > 1e-9, x[train].std(axis=0), 1.0)
+        model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced" if balanced else None)
+        model.fit((x[train] - mean) / scale, y[train])
+        out[held] = model.predict_proba((x[held] - mean) / scale)[:, 1]
+    return out
+
+
+def _fit_ranker(name: str, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, groups: np.ndarray, notes: dict):
+    import lightgbm
+
+    from service.answer.learned import TreeModel
+
+    order = np.argsort(groups, kind="stable")
+    _, counts = np.unique(groups[order], return_counts=True)
+    model = lightgbm.LGBMRanker(**RANKER_PARAMS).fit(x[order], y[order], group=counts)
+    return TreeModel(name, list(features), model.booster_, notes)
+
+
+def _fit_classifier(name: str, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, notes: dict):
+    import lightgbm
+
+    from service.answer.learned import TreeModel
+
+    return TreeModel(name, list(features), lightgbm.LGBMClassifier(**SENTENCE_PARAMS).fit(x, y).booster_, notes)
+
+
+def _cv_classifier(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    import lightgbm
+    from sklearn.model_selection import GroupKFold
+
+    out = np.zeros(len(y))
+    for train, held in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+        out[held] = lightgbm.LGBMClassifier(**SENTENCE_PARAMS).fit(x[train], y[train]).predict_proba(x[held])[:, 1]
+    return out
+
+
+def _cv_ranker(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    import lightgbm
+    from sklearn.model_selection import GroupKFold
+
+    out = np.zeros(len(y))
+    for train, held in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+        train = train[np.argsort(groups[train], kind="stable")]
+        _, counts = np.unique(groups[train], return_counts=True)
+        out[held] = lightgbm.LGBMRanker(**RANKER_PARAMS).fit(x[train], y[train], group=counts).predict(x[held])
+    return out
+
+
+def _hit_at_1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> float:
+    hits, asked = 0, 0
+    for g in np.unique(groups):
+        rows = np.where(groups == g)[0]
+        if labels[rows].any():
+            asked += 1
+            hits += bool(labels[rows[np.argmax(scores[rows])]])
+    return round(hits / max(asked, 1), 4)
+
+
+def train(settings, max_false_refusals: float = 0.02, out_dir: Path | None = None) -> dict:
+    from service.answer import open_assistant
+    from service.answer.learned import LEARNED_DIR
+
+    out_dir = out_dir or LEARNED_DIR
+    questions = training_questions()
+    stamp = {"trained_on": "dev halves only", "questions": len(questions),
+             "trained_at": dt.datetime.now(dt.timezone.utc).date().isoformat()}
+    with open_assistant(settings) as assistant:
+        trainer = _Trainer(assistant, stamp)
+        ranker, sentences = trainer.fit_rankers(questions, report=True)
+        # The judge reads the rankers' scores, so it must learn from scores of questions the rankers did not
+        # see, as at test time: each half is scored by rankers fitted on the other half (cross-fitting).
+        halves = [[q for q in questions if _half(q.id) == h] for h in (0, 1)]
+        rows, labels, rule = [], [], []
+        for fitted_on, scored in ((halves[0], halves[1]), (halves[1], halves[0])):
+            trainer.rows_for_judge(scored, *trainer.fit_rankers(fitted_on), rows, labels, rule)
+        answerable = trainer.fit_judge(np.array(rows), np.array(labels, dtype=int), np.array(rule), max_false_refusals,
+                                       settings.support_threshold)
+    for model in (ranker, sentences, answerable):
+        model.save(out_dir)
+    return {m.name: m.notes for m in (ranker, sentences, answerable)}
+
+
+def _half(question_id: str) -> int:
+    import hashlib
+
+    return hashlib.sha256(question_id.encode()).digest()[0] % 2
+
+
+class _Trainer:
+    def __init__(self, assistant, stamp: dict):
+        self.assistant, self.stamp = assistant, stamp
+
+    def _retrieve(self, q: Question, ranker):
+        a = self.assistant
+        a.retriever.ranker = ranker
+        reading = a.reader.read(q.question, q.article)
+        return reading, a.retriever.retrieve(reading, a.searcher.query(reading.text), q.article)
+
+    def fit_rankers(self, questions: list[Question], report: bool = False):
+        """The passage ranker, then the sentence ranker on the passages it puts first."""
+        from service.answer.compose import SENTENCE_FEATURES
+        from service.answer.features import PASSAGE_FEATURES
+
+        rows, labels, groups, rule = [], [], [], []
+        for gi, q in enumerate(qq for qq in questions if qq.anchors):
+            _, found = self._retrieve(q, None)
+            for c in found.candidates:
+                rows.append([c.features[f] for f in PASSAGE_FEATURES])
+                labels.append(c.hit.passage.section_id in q.anchors)
+                groups.append(gi)
+                rule.append(c.score)
+        x, y, g = np.array(rows), np.array(labels, dtype=int), np.array(groups)
+        notes = {**self.stamp, "rows": len(y)}
+        if report:
+            notes.update({"dev_cv_hit@1": _hit_at_1(_cv_ranker(x, y, g), y, g),
+                          "logistic_dev_cv_hit@1": _hit_at_1(_cv_probabilities(x, y, g), y, g),
+                          "rule_hit@1": _hit_at_1(np.array(rule), y, g)})
+        ranker = _fit_ranker(RANKER, PASSAGE_FEATURES, x, y, g, notes)
+
+        composer = self.assistant.composer
+        composer.scorer = None
+        rows, labels, groups, rule = [], [], [], []
+        for gi, q in enumerate(qq for qq in questions if qq.answerable and qq.key_facts):
+            reading, found = self._retrieve(q, ranker)
+            facts = [normalized(f) for f in q.key_facts]
+            for quote in composer.candidates(reading, found.hits):
+                rows.append([quote.features[f] for f in SENTENCE_FEATURES])
+                said = normalized(quote.text)
+                labels.append(any(f in said for f in facts))
+                groups.append(gi)
+                rule.append(quote.score)
+        x, y, g = np.array(rows), np.array(labels, dtype=int), np.array(groups)
+        notes = {**self.stamp, "rows": len(y)}
+        if report:
+            notes.update({"dev_cv_lead_states_a_fact": _hit_at_1(_cv_classifier(x, y, g), y, g),
+                          "logistic_dev_cv_lead_states_a_fact": _hit_at_1(_cv_probabilities(x, y, g), y, g),
+                          "rule_lead_states_a_fact": _hit_at_1(np.array(rule), y, g)})
+        return ranker, _fit_classifier(SENTENCES, SENTENCE_FEATURES, x, y, notes)
+
+    def rows_for_judge(self, questions: list[Question], ranker, sentences, rows, labels, rule) -> None:
+        from service.answer.answerability import judge_features
+
+        self.assistant.composer.scorer = sentences
+        for q in questions:
+            reading, found = self._retrieve(q, ranker)
+            if reading.asks_nothing:
+                continue  # refused by rule before the classifier is asked
+            judged = judge_features(found, self.assistant.composer.candidates(reading, found.hits))
+            rows.append([judged[f] for f in _answerable_features()])
+            labels.append(q.answerable)
+            rule.append(found.support)
+
+    def fit_judge(self, x: np.ndarray, y: np.ndarray, rule: np.ndarray, max_false_refusals: float, rule_threshold: float):
+        cv = _cv_probabilities(x, y, np.arange(len(y)), balanced=True)
+        threshold = _threshold(cv, y, max_false_refusals)
+        refused, rule_refused = cv < threshold, rule < rule_threshold
+        notes = {**self.stamp, "rows": len(y), "threshold_max_false_refusals": max_false_refusals,
+                 "dev_cv_false_refusal_rate": _rate(refused[y == 1]), "dev_cv_no_answer_recall": _rate(refused[y == 0]),
+                 "rule_false_refusal_rate": _rate(rule_refused[y == 1]),
+                 "rule_no_answer_recall": _rate(rule_refused[y == 0])}
+        model = _fit(ANSWERABLE, _answerable_features(), x, y, notes, balanced=True)
+        model.threshold = round(float(threshold), 6)
+        return model
+
+
+def _threshold(probabilities: np.ndarray, answerable: np.ndarray, max_false_refusals: float) -> float:
+    """The highest threshold whose false-refusal rate on the answerable questions stays within the limit."""
+    scores = np.sort(probabilities[answerable == 1])
+    allowed = int(np.floor(max_false_refusals * len(scores)))
+    return float(scores[allowed]) if len(scores) else 0.5
+
+
+def _rate(flags: np.ndarray) -> float:
+    return round(float(np.mean(flags)), 4) if len(flags) else 0.0
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    from service.settings import Settings
+
+    parser = argparse.ArgumentParser(prog="python -m evals train", description=__doc__.splitlines()[0])
+    parser.add_argument("--max-false-refusals", type=float, default=0.02,
+                        help="the answerability threshold refuses at most this share of answerable dev questions")
+    args = parser.parse_args(argv)
+    summary = train(Settings(), args.max_false_refusals)
+    for name, notes in summary.items():
+        shown = {k: v for k, v in notes.items() if k not in ("trained_on", "trained_at")}
+        print(f"{name}: {shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Does the site answer this question at all? The judge that decides between an answer and "not covered".
+
+The trained classifier (`learned/answerable.json`, a logistic regression) reads the question against what
+retrieval and the composer found: how well the best passages and the best sentence match it, how many of its
+rarer words they miss, how many of its words the site never uses ("pastry", "pbtxt"), whether it asks about
+now or prices, which the site does not track. Its threshold was chosen on dev to refuse as many
+unanswerable questions as possible while wrongly refusing at most 2% of answerable ones. Without a trained
+model, the rule it replaced: the best passage's support (cosine + lexical weight × coverage) must reach
+`SUPPORT_THRESHOLD`. A question with nothing of the reader's in it (an injection alone, "1 2 3") is refused
+either way. `scope` is `article` when the best passage is the reader's article, else `site`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .compose import Quote
+from .learned import LinearModel
+from .reading import Reading
+from .retrieve import Retrieved
+
+JUDGE_FEATURES = ("best_sentence", "second_sentence", "best_sentence_cov")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    supported: bool
+    confidence: float  # the classifier's probability (the rule: 1.0 or 0.0)
+    scope: str | None  # "article" | "site" | None when not supported
+
+
+def judge_features(retrieved: Retrieved, quotes: list[Quote]) -> dict[str, float]:
+    """The question's features (features.py) and those of the best sentences the composer found."""
+    scores = sorted((q.score for q in quotes), reverse=True)
+    return {**retrieved.question,
+            "best_sentence": scores[0] if scores else 0.0, "second_sentence": scores[1] if len(scores) > 1 else 0.0,
+            "best_sentence_cov": max((q.features["cov"] for q in quotes), default=0.0)}
+
+
+class Judge:
+    def __init__(self, threshold: float, model: LinearModel | None = None):
+        self.threshold, self.model = threshold, model
+
+    def decide(self, reading: Reading, retrieved: Retrieved, quotes: list[Quote]) -> Verdict:
+        if reading.asks_nothing or not retrieved.candidates:
+            return Verdict(False, 0.0, None)
+        if self.model is not None:
+            confidence = self.model.probability(judge_features(retrieved, quotes))
+            supported = confidence >= self.model.threshold
+        else:
+            supported = retrieved.support >= self.threshold
+            confidence = float(supported)
+        top = retrieved.candidates[0].features
+        return Verdict(supported, confidence, ("article" if top["in_article"] else "site") if supported else None)

@@ -1,0 +1,146 @@
+"""What the rankers see: a few plain numbers per retrieved passage and per question.
+
+Passage features say how well a passage matches the question (cosine, the share of the question's
+rarer terms its text and its headings contain), where it came from (its rank on the page the reader is
+on and across the site) and what it is (an article, a concept page, a source, a lead, a reference list).
+Question features say how the question relates to the site as a whole: how much of it the best passage
+covers, and how many of its words the site never uses at all ("pastry", "pbtxt").
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ingest.index import Hit
+
+from .reading import Reading, content_words
+from .sentences import units
+from .terms import TermWeights, terms
+
+PASSAGE_FEATURES = ("cos", "cos_gap", "cov", "cov_gap", "head_cov", "title_cov", "pair_cov", "section_cos",
+                    "section_hits", "site_rr", "page_rr", "on_page", "in_article", "linked", "is_article",
+                    "is_concept", "is_source", "is_lead", "is_refs", "doc_start", "subject_added", "n_terms")
+QUESTION_FEATURES = ("top_score", "score_gap", "top_cos", "top_cov", "top_head_cov", "max_cov", "best_unit_cov",
+                     "asked_cov", "asked_unit_cov", "asked_unit_head_cov", "rare_terms", "rare_missing",
+                     "rare_missing_unit", "rarest_missing", "oov_share", "oov_words", "oov_english", "oov_names", "asks_now", "asks_price",
+                     "injection", "n_terms", "on_page", "top_in_article", "subject_added")
+_RARE_SHARE = 20  # a term is rare when at most one section in this many contains it
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
+# The site is dated and does not track markets: "right now", "today", "this week" and prices ask what it cannot know.
+_NOW = re.compile(r"\b(today|tonight|right now|currently|this (?:week|month|year|quarter)|last (?:week|month|year)|"
+                  r"latest|as of now|at the moment|nowadays)\b", re.IGNORECASE)
+_PRICE = re.compile(r"\b(price[sd]?|pricing|cost[s]?|charg(?:e|es|ing)|rent(?:al)?|tariff|valued?|valuation|revenue|"
+                    r"stock|salary|cheap(?:est)?|buy|\$)\b", re.IGNORECASE)
+_REFERENCE_SECTIONS = frozenset({"sources", "references", "further reading"})
+
+
+@dataclass
+class Candidate:
+    """A passage retrieval found, with where it was found and its features."""
+
+    hit: Hit
+    site_rank: int | None = None
+    page_rank: int | None = None
+    features: dict[str, float] | None = None
+    score: float = 0.0  # the ranker's
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        p = self.hit.passage
+        return p.kind, p.doc_id, p.position
+
+
+def passage_features(reading: Reading, candidates: list[Candidate], weights: TermWeights, article: str | None,
+                     linked: set[tuple[str, str]]) -> None:
+    """Fill each candidate's `features` (relative ones compare it with the best candidate)."""
+    q_terms = terms(reading.text)
+    n_terms = float(len(q_terms))
+    q_pairs = _pairs(reading.text)
+    section_cos: dict[str, float] = {}
+    section_hits: Counter = Counter()
+    for c in candidates:
+        sid = c.hit.passage.section_id
+        section_cos[sid] = max(section_cos.get(sid, -1.0), c.hit.dense_score)
+        section_hits[sid] += 1
+    rows = []
+    for c in candidates:
+        p = c.hit.passage
+        rows.append({
+            "pair_cov": len(q_pairs & _pairs(f"{p.section} {p.text}")) / len(q_pairs) if q_pairs else 0.0,
+            "section_cos": section_cos[p.section_id], "section_hits": float(section_hits[p.section_id]),
+            "doc_start": float(p.position == 0),
+            "cos": c.hit.dense_score,
+            "cov": weights.coverage(q_terms, terms(f"{p.title} {p.section} {p.text}")),
+            "head_cov": weights.coverage(q_terms, terms(f"{p.title} {p.section}")),
+            "title_cov": weights.coverage(q_terms, terms(p.title)),
+            "site_rr": 1.0 / (1 + c.site_rank) if c.site_rank is not None else 0.0,
+            "page_rr": 1.0 / (1 + c.page_rank) if c.page_rank is not None else 0.0,
+            "on_page": float(article is not None),
+            "in_article": float(p.kind == "article" and p.doc_id == article),
+            "linked": float((p.kind, p.doc_id) in linked),
+            "is_article": float(p.kind == "article"), "is_concept": float(p.kind == "concept"),
+            "is_source": float(p.kind == "source"),
+            "is_lead": float(not p.section), "is_refs": float(p.section.strip().lower() in _REFERENCE_SECTIONS),
+            "subject_added": float(reading.subject_added), "n_terms": n_terms,
+        })
+    best_cos = max((r["cos"] for r in rows), default=0.0)
+    best_cov = max((r["cov"] for r in rows), default=0.0)
+    for c, row in zip(candidates, rows):
+        row["cos_gap"], row["cov_gap"] = best_cos - row["cos"], best_cov - row["cov"]
+        c.features = row
+
+
+@lru_cache(maxsize=16384)
+def _pairs(text: str) -> frozenset[tuple[str, str]]:
+    """Adjacent content words ("pipeline bubble", "paged attention"), crudely singular."""
+    words = [w.rstrip("s") if len(w) > 3 else w for w in content_words(" ".join(_WORD.findall(text.lower())))]
+    return frozenset(zip(words, words[1:]))
+
+
+def unknown_words(text: str, weights: TermWeights) -> list[str]:
+    """The question's words the site never uses, in any form ("recommend" is known if "recommends" is)."""
+    out = []
+    for word in content_words(text):
+        parts = [p for p in re.split(r"[-./_]", word.split("'")[0]) if len(p) > 2 and not any(ch.isdigit() for ch in p)]
+        if any(not all(t in weights.idf for t in terms(p)) for p in parts):  # a stop word has no terms: known
+            out.append(word)
+    return out
+
+
+def question_features(reading: Reading, ranked: list[Candidate], english: frozenset[str],
+                      weights: TermWeights) -> dict[str, float]:
+    """Features of the question against what was found (candidates best first, scored)."""
+    words = [w for w in content_words(reading.corrected) if len(w) > 2 and not any(ch.isdigit() for ch in w)]
+    unknown = unknown_words(reading.corrected, weights)
+    top = ranked[0].features if ranked else {}
+    q_terms, asked = terms(reading.text), terms(reading.corrected)  # with the page's subject, and as asked
+    top3 = [c.hit.passage for c in ranked[:3]]
+    passage_terms = [terms(f"{p.title} {p.section} {p.text}") for p in top3]
+    unit_terms = [(terms(u.text), terms(f"{p.title} {p.section}")) for p in top3 for u in units(p.text)]
+    found = frozenset().union(*passage_terms) if passage_terms else frozenset()
+    rare = [t for t in asked if weights.weight(t) > math.log(1 + weights.n / _RARE_SHARE)]
+    return {
+        "best_unit_cov": max((weights.coverage(q_terms, u) for u, _ in unit_terms), default=0.0),
+        "asked_cov": weights.coverage(asked, passage_terms[0]) if passage_terms else 0.0,
+        "asked_unit_cov": max((weights.coverage(asked, u) for u, _ in unit_terms), default=0.0),
+        "asked_unit_head_cov": max((weights.coverage(asked, u | h) for u, h in unit_terms), default=0.0),
+        "rare_terms": float(len(rare)),
+        "rare_missing": float(sum(t not in found for t in rare)),
+        "rare_missing_unit": float(min((sum(t not in (u | h) for t in rare) for u, h in unit_terms), default=len(rare))),
+        "rarest_missing": max((weights.weight(t) for t in asked - found), default=0.0) / math.log(1 + weights.n),
+        "asks_now": float(bool(_NOW.search(reading.corrected))),
+        "asks_price": float(bool(_PRICE.search(reading.corrected))),
+        "injection": float(reading.injection),
+        "top_score": ranked[0].score if ranked else 0.0,
+        "score_gap": ranked[0].score - ranked[1].score if len(ranked) > 1 else 0.0,
+        "top_cos": top.get("cos", 0.0), "top_cov": top.get("cov", 0.0), "top_head_cov": top.get("head_cov", 0.0),
+        "max_cov": max((c.features["cov"] for c in ranked[:6]), default=0.0),
+        "oov_share": len(unknown) / len(words) if words else 0.0, "oov_words": float(len(unknown)),
+        "oov_english": float(sum(w in english for w in unknown)),  # real words the site never uses: "marathon"
+        "oov_names": float(sum(w not in english for w in unknown)),  # names it never mentions: "sdxl", "opencl"
+        "n_terms": top.get("n_terms", 0.0), "on_page": top.get("on_page", 0.0),
+        "top_in_article": top.get("in_article", 0.0), "subject_added": float(reading.subject_added),
+    }

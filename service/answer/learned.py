@@ -1,0 +1,112 @@
+"""The small trained models of the answer path, and how they are stored.
+
+`python -m evals train` fits them on the dev halves of the golden and reader sets (and the training
+questions in evals/training/) and saves them beside this file, in `learned/`:
+- `LinearModel` — a logistic regression over named, standardised features, as JSON (feature names,
+  means, scales, weights, the decision threshold chosen on dev). Scoring is a dot product in numpy.
+- `TreeModel` — a LightGBM model (the passage ranker: gradient-boosted trees, lambdarank) as LightGBM's
+  own text format, with a JSON beside it naming its features and how it was trained.
+Both load offline and are a few kilobytes to a few hundred.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+LEARNED_DIR = Path(__file__).parent / "learned"
+
+
+@dataclass
+class LinearModel:
+    name: str
+    features: list[str]
+    mean: list[float]
+    scale: list[float]
+    weights: list[float]
+    bias: float
+    threshold: float = 0.5  # on the probability; what "yes" means for this model
+    notes: dict = field(default_factory=dict)  # how it was trained and what it scored (for people)
+
+    def __post_init__(self):
+        self._mean, self._scale, self._w = (np.asarray(v, dtype=np.float64) for v in (self.mean, self.scale, self.weights))
+
+    def probabilities(self, rows: list[dict[str, float]]) -> np.ndarray:
+        if not rows:
+            return np.zeros(0)
+        x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], dtype=np.float64)
+        z = ((x - self._mean) / self._scale) @ self._w + self.bias
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+    def probability(self, row: dict[str, float]) -> float:
+        return float(self.probabilities([row])[0])
+
+    def to_json(self) -> str:
+        body = {k: getattr(self, k) for k in ("name", "features", "mean", "scale", "weights", "bias", "threshold", "notes")}
+        return json.dumps(body, indent=1, sort_keys=False)
+
+    def save(self, directory: Path = LEARNED_DIR) -> Path:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{self.name}.json"
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, name: str, directory: Path = LEARNED_DIR) -> "LinearModel | None":
+        path = directory / f"{name}.json"
+        if not path.exists():
+            return None
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if raw.get("kind") == "lightgbm":
+            return None
+        model = cls(**raw)
+        if not all(math.isfinite(v) for v in (*model.weights, model.bias)) or len(model.features) != len(model.weights):
+            raise ValueError(f"{path} is not a usable model")
+        return model
+
+
+@dataclass
+class TreeModel:
+    """Gradient-boosted trees (LightGBM); `probabilities` are its raw scores: only their order matters."""
+
+    name: str
+    features: list[str]
+    booster: object  # lightgbm.Booster
+    notes: dict = field(default_factory=dict)
+
+    def probabilities(self, rows: list[dict[str, float]]) -> np.ndarray:
+        if not rows:
+            return np.zeros(0)
+        x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], dtype=np.float64)
+        return self.booster.predict(x, num_threads=1)
+
+    def save(self, directory: Path = LEARNED_DIR) -> Path:
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / f"{self.name}.txt").write_text(self.booster.model_to_string(), encoding="utf-8")
+        meta = {"kind": "lightgbm", "name": self.name, "features": self.features, "notes": self.notes}
+        path = directory / f"{self.name}.json"
+        path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, name: str, directory: Path = LEARNED_DIR) -> "TreeModel | None":
+        meta_path, model_path = directory / f"{name}.json", directory / f"{name}.txt"
+        if not (meta_path.exists() and model_path.exists()):
+            return None
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if meta.get("kind") != "lightgbm":
+            return None
+        import lightgbm
+
+        booster = lightgbm.Booster(model_str=model_path.read_text(encoding="utf-8"))
+        if booster.num_feature() != len(meta["features"]):
+            raise ValueError(f"{model_path} expects {booster.num_feature()} features, its metadata names {len(meta['features'])}")
+        return cls(meta["name"], meta["features"], booster, meta.get("notes", {}))
+
+
+def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeModel | None":
+    """The trained model of that name, whichever kind it is; None when none has been trained."""
+    return TreeModel.load(name, directory) or LinearModel.load(name, directory)

@@ -1,0 +1,330 @@
+"""Binding a tagged question's figures to the roles a calculator reads (DESIGN §9: every figure bound).
+
+A figure with a unit or a noun has a type (bytes, bandwidth, tokens, GPUs, ranks, users…) and the type
+gives its role; where a type has several roles (a bandwidth may be a measured busbw, a measured algbw,
+a link's rate or a NIC's), the label nearest to the figure decides — "busbw 300 GB/s on 16 ranks,
+what's the algbw?" binds 300 GB/s to busbw because "busbw" sits next to it and "algbw" is what is asked.
+A bare number takes the role of the label next to it ("batch 32", "tp=8", "context of 16384"). A count
+written against a GPU name is the number of GPUs ("8 H100s", "H100 x 8"); against nodes it builds a
+topology ("4 nodes × 8 GPUs" = 32 ranks, 8 per node).
+
+`bind(reading)` returns `Slots`: calculator-neutral values, the readings to state ("“128k” read as
+131,072 tokens"), the names no registry holds, and the figures nothing took (stated too, never dropped
+silently). Choosing the calculator and mapping these onto its inputs is numeric.py's job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from calculators.registry import links, models
+from calculators.units import fmt_int
+
+from .tagger import WEAK_OPS, Reading, Tag
+
+# Words that may sit between a label and its number without breaking the link ("context of 16384").
+_CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
+               "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
+_LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks",
+                "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
+_ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
+_PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
+
+
+@dataclass
+class Slots:
+    """What the figures and names of a question say, before one calculator's inputs are chosen."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    unknown_model: str | None = None
+    unknown_gpu: str | None = None
+    asked: str | None = None  # busbw | algbw: the side of a conversion the question asks for
+    capacity: int | None = None  # bytes the question offers to fit into ("is 24 GB enough")
+    size_text: str = ""  # the bytes figure as typed
+    token_counts: list[Tag] = field(default_factory=list)  # contexts or training tokens, placed by the calculator
+    loose: list[Tag] = field(default_factory=list)  # bare numbers no label took
+    unused: list[Tag] = field(default_factory=list)  # other figures nothing took
+    other_names: list[str] = field(default_factory=list)  # further models / GPUs named
+
+    def note(self, text: str) -> None:
+        if text and text not in self.notes:
+            self.notes.append(text)
+
+
+def bind(r: Reading) -> Slots:
+    s = Slots()
+    used: set[int] = set()  # ids of tags consumed
+    _names(r, s, used)
+    _gpu_counts(r, s, used)
+    _quantities(r, s, used)
+    _counts(r, s, used)
+    _bare_numbers(r, s, used)
+    _topology(s)
+    if s.asked is None and "busbw" not in s.values and "algbw" not in s.values:
+        asked = [c for c in r.tags if c.label == "CUE" and c.key in ("busbw", "algbw")]
+        s.asked = asked[0].key if asked else None  # "what busbw does a 1 GB all-reduce on 8 H100s get?"
+    if r.has("binary_unit") and not any(t.unit.lower() in ("gib", "mib", "tib", "kib") for t in r.of("QUANTITY")):
+        s.note("sizes are in decimal units (1 GB = 10^9 B); 1 GiB = 2^30 B ≈ 1.074 GB")
+    s.unused += [t for t in r.tags if t.label in ("QUANTITY", "COUNT") and id(t) not in used
+                 and t not in s.token_counts and t.key not in ("seconds",)]
+    return s
+
+
+# --- names -----------------------------------------------------------------------------------------------
+
+
+def _names(r: Reading, s: Slots, used: set[int]) -> None:
+    v = s.values
+    known_models = r.of("MODEL")
+    for i, t in enumerate(known_models):
+        if i == 0:
+            v["model"] = t.key
+            s.note(t.note)
+        elif t.key != v["model"]:
+            s.other_names.append(models().entries[t.key].name)
+    for t in r.of("UNKNOWN_MODEL"):
+        if known_models and not re.search(r"\d", t.text):
+            continue  # "meta-llama/Llama-3.1-8B": the bare family word beside a known name
+        s.unknown_model = s.unknown_model or t.text
+    for i, t in enumerate(r.of("GPU")):
+        if "gpu" not in v:
+            v["gpu"] = t.key
+            s.note(t.note)
+        elif t.key != v["gpu"]:
+            s.other_names.append(t.text)
+    for t in r.of("UNKNOWN_GPU"):
+        s.unknown_gpu = s.unknown_gpu or t.text
+    for t in r.of("LINK"):
+        scope = links().entries[t.key].scope
+        slot = "inter_link" if scope == "inter-node" else "link"
+        if slot not in v:
+            v[slot] = t.key
+            s.note(t.note)
+    _precisions(r, s)
+    for t in r.of("STAGE"):
+        if t.key.startswith("zero_"):
+            v.setdefault("zero_stage", int(t.key[-1]))
+        else:
+            v.setdefault("fsdp", t.key.split("_")[1])
+    _op(r, s)
+
+
+def _precisions(r: Reading, s: Slots) -> None:
+    kv_cues = r.of("CUE", "kv")
+    for t in r.of("PRECISION"):
+        after = r.words[t.end] if t.end < len(r.words) else ""
+        kv = after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
+        slot = "kv_precision" if kv else "precision"
+        if slot in s.values and slot == "precision":
+            slot = "kv_precision" if kv_cues and "kv_precision" not in s.values else slot
+        s.values.setdefault(slot, t.key)
+
+
+def _op(r: Reading, s: Slots) -> None:
+    ops = r.of("COLLECTIVE")
+    strong = [t for t in ops if t.text.lower() not in WEAK_OPS]
+    weak = [t for t in ops if t.text.lower() in WEAK_OPS]
+    if strong:
+        s.values["op"] = strong[0].key
+    elif weak and (r.of("QUANTITY", "bytes") or r.of("QUANTITY", "bandwidth") or r.of("COUNT", "ranks")
+                   or r.of("LINK") or r.has("busbw", "algbw") or r.has("grads")):
+        s.values["op"] = weak[0].key
+
+
+# --- figures -----------------------------------------------------------------------------------------------
+
+
+def _gap(r: Reading, a: Tag, b: Tag) -> int:
+    """Tokens between two spans that are not connectors ("context of 16384": 0)."""
+    lo, hi = (a.end, b.start) if a.end <= b.start else (b.end, a.start)
+    return sum(1 for w in r.words[lo:hi] if w not in _CONNECTORS)
+
+
+def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
+    """'8 H100s', 'two H200s', 'a single RTX 4090', 'H100 x 8', '8x H100': the number of GPUs."""
+    for name in r.of("GPU") + r.of("UNKNOWN_GPU"):
+        before = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used
+                  and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in ("x", "*")))]
+        after = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used and name.end < len(r.words)
+                 and r.words[name.end] in ("x", "*") and t.start == name.end + 1]
+        count = (before or after or [None])[0]
+        if count is not None:
+            used.add(id(count))
+            s.values.setdefault("gpu_count", int(count.value))
+            s.values.setdefault("gpu_count_at", count.start)
+
+
+def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
+    v = s.values
+    for t in r.of("QUANTITY"):
+        if t.key == "bandwidth":
+            _bandwidth(r, s, t)
+            used.add(id(t))
+        elif t.key == "bytes":
+            if t.end < len(r.words) and r.words[t.end] == "per":
+                continue  # "16 bytes per param" is a rate the question quotes, not a size
+            if "size" not in v:
+                v["size"], s.size_text = int(round(t.value)), t.text
+            if t.unit.lower() in ("gib", "mib", "tib", "kib"):
+                s.note(f"“{t.text}” read as {fmt_int(t.value)} B (binary units: 1 GiB = 2^30 B)")
+            elif t.unit.lower() in ("gig", "gigs", "meg", "megs"):
+                s.note(f"“{t.text}” read as {t.value / 1e9:g} GB (10^9 B)")
+            used.add(id(t))
+        elif t.key in ("tokens", "tokens_bare"):
+            s.token_counts.append(t)
+            used.add(id(t))
+        elif t.key == "params":
+            v.setdefault("params", int(round(t.value)))
+            used.add(id(t))
+        elif t.key == "size_name":
+            used.add(id(t))
+            if "model" in v:
+                continue
+            spec = _model_of_size(t.value)
+            if spec is not None:
+                v["model"] = spec.id
+                s.note(f"“{t.text}” read as {spec.name} (the registry's only {t.text.upper().replace(' ', '')} model)")
+            else:
+                v.setdefault("params", int(round(t.value)))
+        elif t.key == "percent":
+            label = _nearest_label(r, t, ("mfu", "efficiency"))
+            v.setdefault(label.key if label else "percent", t.value)
+            used.add(id(t))
+        elif t.key == "flop_per_byte":
+            v.setdefault("intensity", t.value)
+            used.add(id(t))
+        elif t.key == "days":
+            v.setdefault("deadline_days", t.value)
+            used.add(id(t))
+
+
+def _nearest_label(r: Reading, t: Tag, keys: tuple[str, ...], limit: int = 3, exclude=()) -> Tag | None:
+    labels = [c for c in r.tags if c.label == "CUE" and c.key in keys and id(c) not in exclude]
+    near = sorted(((_gap(r, t, c), abs(c.start - t.start), n) for n, c in enumerate(labels)))
+    near = [(g, d, n) for g, d, n in near if g <= limit]
+    return labels[near[0][2]] if near else None
+
+
+def _asked(r: Reading, label: Tag) -> bool:
+    """Is this label what the question asks for ("…, busbw?", "to algbw", "what's the algbw")?"""
+    if label.end < len(r.words) and r.words[label.end] == "?":
+        return True
+    if label.end == len(r.words):
+        return True
+    before = [c for c in r.tags if c.label == "CUE" and c.end <= label.start and label.start - c.end <= 2]
+    return any(c.key in _ASKING for c in before) or any(w in ("what", "whats", "what's")
+                                                       for w in r.words[max(0, label.start - 3):label.start])
+
+
+def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
+    v = s.values
+    labels = [c for c in r.tags if c.label == "CUE" and c.key in ("busbw", "algbw")]
+    asked = {id(c) for c in labels if _asked(r, c)}
+    own = _nearest_label(r, t, ("busbw", "algbw"), limit=3, exclude=asked)
+    if own is None and labels and len(labels) == len(asked) == 1 and _gap(r, t, labels[0]) == 0:
+        own, asked = labels[0], set()  # "100 GB/s busbw?" is the figure's own label
+    s.note(t.note)
+    if own is not None:
+        v.setdefault(own.key, t.value)
+        other = "algbw" if own.key == "busbw" else "busbw"
+        s.asked = s.asked or other
+        return
+    if asked:
+        s.asked = next(c.key for c in labels if id(c) in asked)
+    v.setdefault("bandwidth", t.value)
+
+
+def _counts(r: Reading, s: Slots, used: set[int]) -> None:
+    v = s.values
+    for t in r.of("COUNT"):
+        n = int(t.value)
+        used.add(id(t))
+        if t.key == "way":
+            label = _nearest_label(r, t, ("tp", "pp", "dp"), limit=1)
+            v.setdefault(label.key if label else "tp", n)
+        elif t.key == "gpus":
+            if _per_node(r, t):
+                v.setdefault("gpus_per_node", n)
+            else:
+                v.setdefault("gpus", n)
+        elif t.key == "ranks":
+            label = _nearest_label(r, t, ("dp",), limit=0)
+            v.setdefault("dp" if label else "ranks", n)
+        elif t.key == "nodes":
+            v.setdefault("nodes", n)
+        elif t.key == "batch":
+            v.setdefault("batch", n)
+    if "gpu_count" in v:
+        count, at = v.pop("gpu_count"), v.pop("gpu_count_at")
+        nodes = next((t for t in r.of("COUNT", "nodes") if 0 <= at - t.end <= 2
+                      and set(r.words[t.end:at]) <= _PER_NODE_BEFORE), None)
+        if nodes is not None:
+            v.setdefault("gpus_per_node", count)
+        else:
+            v.setdefault("gpus", count)
+
+
+def _per_node(r: Reading, t: Tag) -> bool:
+    """'4 nodes × 8 GPUs', 'two nodes, eight GPUs each', '8 GPUs per node': a count per node."""
+    if t.end < len(r.words) and r.words[t.end] in ("each", "apiece"):
+        return True
+    if any(c.key == "each" and 0 <= c.start - t.end <= 1 for c in r.of("CUE")):
+        return True
+    nodes = [n for n in r.of("COUNT", "nodes") if n.end <= t.start and t.start - n.end <= 2]
+    return any(set(r.words[n.end:t.start]) <= _PER_NODE_BEFORE and t.start > n.end for n in nodes)
+
+
+def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
+    """A number without a unit takes the role of the label next to it; labels are used once."""
+    v = s.values
+    # a label right after a figure with a unit already has its figure ("4k context 32 batch")
+    taken = {id(c) for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES
+             and any(f.end == c.start for f in r.tags if f.label in ("QUANTITY", "COUNT"))}
+    for t in r.of("NUMBER"):
+        if id(t) in used:
+            continue
+        label = _nearest_label(r, t, tuple(_LABEL_ROLES), limit=1, exclude=taken)
+        if label is None:
+            s.loose.append(t)
+            continue
+        taken.add(id(label))
+        used.add(id(t))
+        role = _LABEL_ROLES[label.key]
+        if role == "context":
+            s.token_counts.append(Tag("QUANTITY", "tokens_labelled", t.start, t.end, t.text, t.value))
+        elif role in ("mfu", "efficiency"):
+            v.setdefault(role, t.value / 100 if t.value > 1 else t.value)
+        elif role == "intensity":
+            v.setdefault(role, t.value)
+        else:
+            v.setdefault(role, int(t.value))
+
+
+def _topology(s: Slots) -> None:
+    """Nodes × GPUs per node = ranks, and the total GPU count a count of nodes implies."""
+    v = s.values
+    nodes, per_node = v.get("nodes"), v.get("gpus_per_node")
+    if nodes and per_node:
+        v.setdefault("ranks_total", nodes * per_node)
+
+
+@lru_cache(maxsize=None)
+def _sizes() -> dict[float, list]:
+    out: dict[float, list] = {}
+    for spec in models().entries.values():
+        for m in re.finditer(r"(?<![x\d.])(\d+(?:\.\d+)?)b\b", spec.name.lower()):
+            out.setdefault(float(m.group(1)) * 1e9, []).append(spec)
+    return out
+
+
+def _model_of_size(params: float):
+    """The one registry model a bare size names ('405b' → Llama 3.1 405B); None when several share it."""
+    found = _sizes().get(float(params), [])
+    return found[0] if len(found) == 1 else None
+
+
+__all__ = ["Slots", "bind"]

@@ -1,0 +1,831 @@
+"""The numeric router's tagger: a question's tokens, and the spans a calculator cares about.
+
+A blank English spaCy pipeline (a tokenizer and rules, no model weights) reads the question:
+
+- the tokenizer also splits a number from the letters glued to it ("80GB" → 80 GB, "h100s" → h 100 s,
+  "8x7b" → 8 x 7 b), and a hyphen or underscore between words is read as a space ("llama-3.1-70b",
+  "all_reduce"), so one set of rules sees every spelling of a unit, a count or a name;
+- number words become one number token ("sixty-four", "two thousand", "a million": word2number);
+- misspelt domain words get their intended spelling as the token's NORM ("allredcue" → allreduce,
+  "tokns" → tokens: rapidfuzz), which is what the patterns match;
+- a `PhraseMatcher` on the tokens' NORMs tags MODEL, GPU and LINK (patterns built from every registry
+  spelling), PRECISION, COLLECTIVE, STAGE (ZeRO / FSDP) and CUE spans (the words that say what is
+  asked, label a number, or make a question conceptual); overlapping matches keep the longest;
+- a token-pattern `Matcher` tags each number with what follows it: QUANTITY with its unit (bytes, bandwidth, tokens,
+  parameters, percent, FLOP/B, days; units converted with pint) or COUNT with its noun (GPUs, ranks,
+  nodes, users…); any other number is a bare NUMBER;
+- names the registries do not hold are found by their shape (a model family and a version, a GPU-like
+  code) and resolved with the registries' exact and fuzzy lookups; what stays unresolved is tagged
+  UNKNOWN_MODEL or UNKNOWN_GPU, never replaced by a default.
+
+`tag(question)` returns a `Reading`: the tags in reading order. Binding them to a calculator's inputs is
+slots.py's job.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rapidfuzz import fuzz, process
+from word2number import w2n
+
+from calculators.registry import (
+    ambiguous_model,
+    find_gpu,
+    find_gpu_fuzzy,
+    find_model,
+    find_model_fuzzy,
+    gpus,
+    links,
+    models,
+)
+
+# --- the pipeline -----------------------------------------------------------------------------------
+
+
+def _import_spacy():
+    """spaCy, without the torch import its thinc layer attempts (≈2 s and ≈180 MB this router never uses)."""
+    if "torch" in sys.modules or "spacy" in sys.modules:
+        import spacy
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  # makes `import torch` raise ImportError
+    try:
+        import spacy
+    finally:
+        del sys.modules["torch"]
+    return spacy
+
+
+spacy = _import_spacy()
+from spacy.matcher import Matcher  # noqa: E402
+from spacy.tokens import Doc, Span, Token  # noqa: E402
+from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
+
+if not Token.has_extension("value"):
+    Token.set_extension("value", default=None)  # the number a token stands for
+
+_INFIXES = (
+    r"(?<=[a-zA-Z])(?=[0-9])", r"(?<=[0-9])(?=[a-zA-Z])",  # 80GB, h100, 8x7b, 128k
+    r"(?<=[a-zA-Z0-9.])[\-_](?=[a-zA-Z0-9])",  # llama-3.1-70b, all_reduce, zero-2
+    r"[=×~≈/()?:;→]", r"->",
+)
+_PREFIXES = (r"~", r"≈", r"\$", r"→")
+_JOINERS = {"-", "_"}
+_NUM, _BIG = "#num", "#big"  # the NORM a number token gets once names are tagged (#big: a million or more)
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One span of the question: what it is (`label`), which one (`key`), where, and its value."""
+
+    label: str  # MODEL GPU LINK PRECISION COLLECTIVE STAGE CUE QUANTITY COUNT NUMBER UNKNOWN_MODEL UNKNOWN_GPU
+    key: str  # registry id, precision, op, stage, cue name, unit kind ("bytes") or noun ("gpus")
+    start: int  # token indices [start, end)
+    end: int
+    text: str  # as typed
+    value: float | None = None  # QUANTITY (in base units: B, B/s, tokens…), COUNT, NUMBER
+    unit: str = ""  # the unit or multiplier as typed ("GiB", "Gb/s", "k")
+    note: str = ""  # how a name was read, when it was not spelt as the registry spells it
+
+
+@dataclass
+class Reading:
+    """A tagged question."""
+
+    question: str
+    words: list[str]  # the tokens' NORMs (lower case, typos mended)
+    tags: list[Tag] = field(default_factory=list)
+
+    def of(self, label: str, key: str | None = None) -> list[Tag]:
+        return [t for t in self.tags if t.label == label and (key is None or t.key == key)]
+
+    def cue(self, *keys: str) -> Tag | None:
+        return next((t for t in self.tags if t.label == "CUE" and t.key in keys), None)
+
+    def has(self, *keys: str) -> bool:
+        return self.cue(*keys) is not None
+
+    def first(self, label: str) -> Tag | None:
+        return next((t for t in self.tags if t.label == label), None)
+
+
+# --- word lists ---------------------------------------------------------------------------------------
+
+# CUE name → phrases. A phrase is matched on the tokens' NORMs; "-" and "_" between words are optional.
+CUES: dict[str, tuple[str, ...]] = {
+    # what is asked
+    "how_much": ("how much",), "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest",
+                                            "number of"),
+    "how_long": ("how long", "how much time"), "how_fast": ("how fast", "how quick", "how quickly"),
+    "how_big": ("how big", "how large", "how heavy", "how many gb", "how many gigabytes", "how many bytes"),
+    "compute": ("compute", "calculate", "estimate", "work out", "figure out", "what is the size", "size of"),
+    "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
+    # memory
+    "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
+    "weights": ("weights", "weight", "weights size"),
+    "size": ("size", "sizes", "sized", "big", "large"),
+    "fit": ("fit", "fits", "fitting", "hold", "holds", "load", "loads", "loading", "host"),
+    "run": ("run", "runs", "serve", "serving", "deploy"),
+    "enough": ("enough", "sufficient"),
+    "left": ("left", "free", "remaining", "headroom", "spare", "left over", "leftover"),
+    "need": ("need", "needs", "needed", "require", "requires", "required", "take", "takes"),
+    "binary_unit": ("gib", "in gib", "gibibytes", "mib", "tib", "in mib", "in tib"),
+    "release": ("release format", "as released", "released", "release precision", "native precision"),
+    # kv cache
+    "kv": ("kv", "kv cache", "kv-cache", "kvcache", "key value cache", "key-value cache", "kv memory",
+           "reservation", "reserve", "kv size"),
+    "per_token": ("per token", "each token", "each extra token", "per-token", "a token", "every token",
+                  "per additional token", "each new token"),
+    "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
+                    "beyond the sliding window", "once past", "past window", "outside the window"),
+    # decode
+    "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
+                     "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s"),
+    "decode": ("decode", "decoding", "generation", "generate", "generates", "inference speed"),
+    "speed": ("speed", "fast", "quick", "rate"),
+    "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
+                "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step",
+                "per-token latency", "seconds per token", "time per output token", "each token take"),
+    "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
+                  "across all users", "across users", "all users", "summed"),
+    "total": ("total", "in total", "altogether"),
+    "throughput": ("throughput",),
+    "per_sequence": ("per sequence", "per user", "per stream", "single stream", "single-stream", "each user",
+                     "per request", "one stream", "each sequence", "per conversation"),
+    "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound"),
+    "compute_bound": ("compute bound", "compute-bound", "become compute bound", "becomes compute bound",
+                      "turn compute bound"),
+    "memory_bound": ("memory bound", "memory-bound", "bandwidth bound", "bandwidth-bound"),
+    # training
+    "train": ("train", "training", "trained", "pretrain", "pre-train", "pretraining", "pre-training",
+              "fine-tune", "finetune", "fine tune", "fine-tuning", "finetuning", "fine tuning", "full fine-tuning"),
+    "adam": ("adam", "adamw", "optimizer", "optimiser", "mixed precision", "mixed-precision", "adam moments",
+             "optimizer states", "optimiser states"),
+    "no_activations": ("no activations", "ignoring activations", "without activations", "excluding activations",
+                       "ignore activations", "not counting activations", "activations aside", "minus activations"),
+    "activations": ("activations", "activation memory", "activation"),
+    "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size"),
+    "training_state": ("training state", "model state", "model states", "optimizer state", "optimiser state",
+                       "adam state", "optimizer memory", "state per gpu", "training memory", "states"),
+    "state": ("state",),
+    "gpu_hours": ("gpu hours", "gpu-hours", "gpu hour", "gpuhours"),
+    "hours": ("hours", "hour"),
+    "flops": ("flops", "flop", "flop count", "training compute", "total compute", "compute budget",
+              "floating point operations"),
+    "days": ("days", "weeks", "day", "wall clock", "wall-clock", "time to train", "how many days"),
+    "mfu": ("mfu", "model flops utilization", "model flop utilization", "utilization", "utilisation"),
+    # collectives
+    "busbw": ("busbw", "bus bandwidth", "bus bw", "bus-bw"),
+    "algbw": ("algbw", "algorithm bandwidth", "alg bw", "algo bandwidth", "alg bandwidth", "algorithmic bandwidth"),
+    "bandwidth": ("bandwidth", "bw"),
+    "two_level": ("two-level", "two level", "hierarchical", "2-level", "two-tier", "2 level"),
+    "flat": ("flat", "flat ring", "single ring", "one ring"),
+    "ring": ("ring",), "tree": ("tree", "double binary tree"),
+    "measured": ("nccl", "nccl-tests", "nccl tests", "shows", "measured", "measures", "got", "getting", "observed"),
+    "grads": ("gradients", "grads", "gradient", "grad"),
+    "nic": ("nic", "nics", "port", "ports", "per gpu", "hca", "rail", "rails"),
+    "between": ("between",),
+    "root": ("root", "rank 0", "to one rank"),
+    # roofline
+    "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate",
+              "flop per byte needed", "flops per byte needed", "balance point", "machine balance"),
+    "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte"),
+    "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s"),
+    # number labels
+    "batch": ("batch", "batch size", "concurrency", "concurrent", "batched"),
+    "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
+                "sequence len", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
+    "each": ("each", "per node", "per server", "per box", "in each", "apiece", "per host"),
+    "tp": ("tp", "tensor parallel", "tensor parallelism", "tensor-parallel", "tensor parallel degree",
+           "tensor parallelism degree", "tensor", "tp degree", "tp size"),
+    "pp": ("pp", "pipeline parallel", "pipeline parallelism", "pipeline-parallel", "pipeline stages", "pipeline"),
+    "dp": ("dp", "data parallel", "data parallelism", "data-parallel", "dp degree", "dp ranks", "data parallel ranks",
+           "dp size", "replicas"),
+    "ranks_label": ("nranks", "n ranks", "world size", "num ranks", "nproc", "ngpus", "num gpus"),
+    "efficiency": ("efficiency", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
+                   "of bandwidth", "of hbm bandwidth", "of theoretical"),
+    "way": ("way",),
+    "of": ("of", "=", ":", "is", "at", "with", "as", "equals", "was"),
+    "to": ("to", "into", "->", "→", "in terms of"),
+    "question_mark": ("?",),
+    "per": ("per",),
+    # what makes a question conceptual (it goes to retrieval unless it also asks for a number)
+    "why": ("why", "how come", "reason"),
+    "how_does": ("how does", "how do", "how did", "how is", "how are", "how can", "how would", "how should",
+                 "how to", "how do i", "how does one", "in what way"),
+    "explain": ("explain", "describe", "walk me through", "intuition", "tell me about", "what happens"),
+    "what_does": ("what does", "what do", "what did", "what's the point", "what is the point", "what is the role",
+                  "what's the role", "what is meant"),
+    "who": ("who", "whom", "whose"), "which": ("which",), "should": ("should", "shall", "would you", "recommend"),
+    "vs": ("vs", "vs.", "versus", "compared to", "compared with", "compare"),
+    "difference": ("difference", "differ", "differs", "different", "differences"),
+    "mean": ("mean", "means", "meaning", "stand for", "stands for", "definition"),
+    "where": ("where", "when"),
+    # quantities no calculator computes: a question about one of them is not a calculation
+    "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "dollar", "dollars", "$", "usd", "cheap",
+                "cheaper", "lora", "qlora", "adapter", "adapters", "storage", "read bandwidth", "write bandwidth",
+                "read throughput", "write throughput", "ssd", "nvme", "interrupted", "interruption", "interruptions",
+                "failure", "failures", "fail", "failed", "requests per second", "requests/s", "qps", "rps",
+                "per day", "a day", "calories", "script", "python", "code", "accurate", "accuracy", "good",
+                "buy", "rental", "rent", "ship", "ships", "shipped", "how often", "frequency", "mtbf", "tile",
+                "tiles", "tiling", "gemm", "matmul", "fusion", "fused", "speculative", "draft",
+                "acceptance", "page", "pages", "paged", "block", "blocks", "mig", "traffic", "each stage", "every stage",
+                "all stages", "all three stages", "each of the", "how much faster", "how much slower", "how much more",
+                "how much less", "how much bigger", "how much smaller", "faster than", "slower than", "more than",
+                "less than", "bigger than", "smaller than", "than", "not fit", "what now", "what should",
+                "how many kv heads", "how many heads", "how many layers", "how many experts", "how many parameters",
+                "how many params", "hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "cold start", "cold starts",
+                "replica count", "quality", "perplexity", "energy", "power", "watts", "tdp", "temperature", "heat",
+                "stall", "stalls", "stalled", "congestion", "s3", "object store", "filesystem", "file system",
+                "evaluate", "claim", "claims", "groq", "cerebras", "move per step", "sparse attention",
+                "full multi-head", "prefill", "ttft", "time to first token", "queue", "queueing", "goodput",
+                "slo", "percentile", "p99", "p50", "wait", "waiting", "cache hit", "hit rate", "hit ratio",
+                "prefix caching", "eviction", "swap", "offload", "offloading", 
+                "more requests", "how many requests", "how many sequences", "how many users", "sequences fit",
+                "users fit", "requests fit", "times faster", "x faster", "speedup", "speed-up", "improvement",
+                "reduction", "saving", "savings", "save", "saves", "saved", "waste", "wasted", "fragmentation",
+                "percent of", "share of", "fraction of", "utilization of", "overhead", "bubble"),
+}
+# Words that are not names even when a number follows them ("batch 32", "tp 8", "over 8 gpus").
+_NOT_NAMES = {
+    "batch", "tp", "pp", "dp", "context", "ctx", "zero", "stage", "on", "over", "at", "with", "for", "of", "in", "and",
+    "across", "to", "by", "from", "x", "the", "a", "an", "is", "are", "k", "m", "b", "t", "per", "each", "top", "n",
+    "rank", "ranks", "nodes", "node", "gpus", "gpu", "users", "user", "sequences", "size", "mfu", "step", "steps",
+    "layer", "layers", "heads", "head", "dim", "window", "version", "v", "gen", "gb", "mb", "tb", "gib", "kb", "bit",
+    "bits", "byte", "bytes", "fp", "bf", "int", "float", "tokens", "token", "days", "hours", "ms", "s", "us",
+    "nranks", "ngpus", "world", "phase", "figure", "table", "section", "chapter", "page", "paper", "part", "level",
+    "nvlink", "pcie", "ndr", "hdr", "xdr", "infiniband", "roce", "ib", "ici", "sxm", "sxm5", "nvl", "each", "around",
+    "about", "only", "just", "than", "under", "within", "up", "all", "has", "have", "had", "get", "gets", "got",
+    "way", "year", "years", "q", "e", "r", "p", "h", "l", "c", "d", "f", "g", "i", "j", "o", "u", "w", "y", "z",
+}
+# Model families: a family word followed by a version is a model name, known to the registry or not.
+_FAMILIES = (
+    "llama", "mistral", "mixtral", "deepseek", "qwen", "gemma", "phi", "falcon", "grok", "yi", "olmo", "dbrx",
+    "jamba", "nemotron", "kimi", "glm", "chatglm", "command", "bloom", "claude", "gemini", "gpt", "opt", "mpt",
+    "starcoder", "codellama", "vicuna", "baichuan", "internlm", "granite", "arctic", "minimax", "ernie", "stablelm",
+    "pythia", "mamba", "zephyr", "hermes", "smollm", "exaone", "hunyuan", "codestral", "ministral", "nemo",
+    "palm", "chinchilla", "gopher", "megatron", "bert", "t5", "deepseekv3", "qwq", "dsv", "gptoss", "solar",
+    "aya", "dolly", "orca", "wizardlm", "openchat", "llava", "pixtral", "magistral", "devstral", "seed",
+)
+# Family names that are also everyday words: a name only with a version or size after them.
+_COMMON_WORDS = {"command", "opt", "seed", "solar", "palm", "orca", "aya", "mamba", "hermes", "dolly", "arctic",
+                 "granite", "nemo", "phi", "yi", "glm", "mpt", "bloom", "gopher", "chinchilla", "megatron", "bert",
+                 "ernie", "gemini", "claude", "gpt", "dsv"}
+_NAME_SUFFIXES = {
+    "maverick", "scout", "behemoth", "large", "small", "medium", "mini", "nano", "pro", "plus", "ultra", "coder",
+    "instruct", "chat", "base", "moe", "turbo", "flash", "lite", "r", "nemo", "air", "max", "preview", "it", "hf",
+    "oss", "distill", "vl", "math", "code", "sonnet", "opus", "haiku", "ironwood", "trillium", "sxm", "pcie", "nvl",
+    "v", "x", "b", "e", "p", "a", "m", "k", "t", "s", "g", "xs", "se", "ti", "super", "o", "reasoning", "thinking",
+}
+_GPU_SHAPE = re.compile(
+    r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{3}[a-z]*|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
+    r"(?:rtx|gtx|geforce|quadro|radeon|rx)(?:pro)?[a-z]?\d{3,4}[a-z]*|tpuv?\d+[a-z]*(?:ironwood|lite)?|"
+    r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*)$"
+)
+_GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "instinct",
+              "ironwood", "maia", "mtia", "quadro")
+
+# Nouns a count can have, and the role each gives it.
+COUNT_NOUNS: dict[str, tuple[str, ...]] = {
+    "gpus": ("gpu", "gpus", "device", "devices", "accelerator", "accelerators", "chip", "chips", "card", "cards",
+             "xpu", "xpus"),
+    "ranks": ("rank", "ranks", "process", "processes", "worker", "workers", "participants", "peers"),
+    "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes"),
+    "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
+              "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
+              "queries"),
+}
+# Units: the typed word → (kind, pint unit).
+_BYTE_UNITS = {
+    "b": None, "byte": "B", "bytes": "B", "kb": "kB", "mb": "MB", "gb": "GB", "tb": "TB", "pb": "PB",
+    "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB", "gig": "GB", "gigs": "GB", "gigabyte": "GB",
+    "gigabytes": "GB", "megabyte": "MB", "megabytes": "MB", "terabyte": "TB", "terabytes": "TB",
+    "kilobyte": "kB", "kilobytes": "kB", "meg": "MB", "megs": "MB",
+}
+_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9,
+                "billion": 1e9, "t": 1e12, "trillion": 1e12, "tn": 1e12}
+_TOKEN_WORDS = ("token", "tokens", "tok", "toks", "tokns")
+_PARAM_WORDS = ("param", "params", "parameter", "parameters", "model", "models", "llm", "dense", "network",
+                "transformer", "weights")
+_DURATIONS = {"day": 1.0, "days": 1.0, "week": 7.0, "weeks": 7.0, "month": 30.0, "months": 30.0,
+              "hour": 1 / 24, "hours": 1 / 24, "h": 1 / 24}
+_SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion", "dozen", "couple", "pair", "single"}
+_WORD_NUMBERS = set(w2n.american_number_system) - {"zero", "point"} | {"trillion", "dozen", "couple", "pair",
+                                                                      "single", "a"}
+
+PRECISIONS: dict[str, tuple[str, ...]] = {
+    "fp32": ("fp32", "float32", "f32", "full precision", "32-bit", "32 bit", "fp 32", "single precision"),
+    "bf16": ("bf16", "bfloat16", "bfloat 16", "bf 16", "16-bit", "16 bit", "brain float"),
+    "fp16": ("fp16", "float16", "f16", "half precision", "half", "fp 16"),
+    "fp8": ("fp8", "float8", "e4m3", "e5m2", "fp 8", "fp8 e4m3"),
+    "int8": ("int8", "8-bit", "8 bit", "8bit", "int 8", "w8a8", "8-bits", "q8"),
+    "int4": ("int4", "4-bit", "4 bit", "4bit", "awq", "gptq", "w4a16", "int 4", "4-bits", "q4"),
+    "mxfp4": ("mxfp4", "mx fp4", "mx-fp4", "mxfp 4"),
+    "nvfp4": ("nvfp4", "nv fp4", "nv-fp4", "nvfp 4", "fp4"),
+}
+OPS: dict[str, tuple[str, ...]] = {
+    "all_reduce": ("all-reduce", "allreduce", "all reduce", "all_reduce", "all-reduces", "all-reduced",
+                   "all-reducing", "allreduces", "allreducing"),
+    "all_gather": ("all-gather", "allgather", "all gather", "all_gather", "all-gathers", "all-gathering",
+                   "allgathers", "all-gathered"),
+    "reduce_scatter": ("reduce-scatter", "reducescatter", "reduce scatter", "reduce_scatter", "reduce-scatters",
+                       "reduce-scattering"),
+    "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv"),
+    "broadcast": ("broadcast", "broadcasts", "broadcasting", "bcast"),
+    "reduce": ("reduce", "reduces", "reduction to root"),
+    "send_recv": ("send/recv", "sendrecv", "send recv", "send-recv", "p2p", "point-to-point", "point to point",
+                  "send", "sends", "recv", "peer-to-peer"),
+    "gather": ("gather", "gathers"),
+    "scatter": ("scatter", "scatters"),
+}
+# Words that are verbs as often as they are collectives: a collective only next to a buffer, ranks or a link.
+WEAK_OPS = {"reduce", "reduces", "send", "sends", "gather", "gathers", "scatter", "scatters"}
+STAGES: dict[str, tuple[str, ...]] = {
+    "zero_0": ("zero-0", "zero 0", "zero stage 0", "zero0", "stage 0", "ddp", "plain data parallel"),
+    "zero_1": ("zero-1", "zero 1", "zero stage 1", "zero1", "stage 1", "zero-one", "zero stage one", "stage one"),
+    "zero_2": ("zero-2", "zero 2", "zero stage 2", "zero2", "stage 2", "zero-two", "zero stage two", "stage two"),
+    "zero_3": ("zero-3", "zero 3", "zero stage 3", "zero3", "stage 3", "zero-three", "zero stage three",
+               "stage three", "zero-infinity"),
+    "fsdp_full": ("fsdp", "fsdp full shard", "full shard", "full_shard", "fully sharded", "fully sharded data parallel",
+                  "fsdp2", "full sharding"),
+    "fsdp_hybrid": ("hsdp", "hybrid shard", "hybrid sharding", "hybrid_shard", "fsdp hybrid", "fsdp hybrid shard"),
+}
+
+
+# --- building the pipeline -----------------------------------------------------------------------------
+
+
+def _tokenizer_nlp():
+    nlp = spacy.blank("en")
+    nlp.tokenizer.infix_finditer = compile_infix_regex(list(nlp.Defaults.infixes) + list(_INFIXES)).finditer
+    nlp.tokenizer.prefix_search = compile_prefix_regex(list(nlp.Defaults.prefixes) + list(_PREFIXES)).search
+    return nlp
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    label: str
+    key: str
+    glued: tuple[int, ...]  # offsets of words that must have no space after them ("h100": the "h")
+
+
+def _phrases(nlp) -> dict[str, tuple[list, _Phrase]]:
+    """Every name and word list as PhraseMatcher patterns (match key → pattern docs, what they tag).
+
+    Where a registry spelling glues a letter to a digit ("h100", "a100") the question must too ("a 100 MB"
+    is not an A100): that is checked on each match. A GPU's last word may take an "s" ("MI300Xs").
+    """
+    out: dict[str, tuple[list, _Phrase]] = {}
+
+    def add(label: str, key: str, phrases, glue: bool = False, plural: bool = False):
+        for n, phrase in enumerate(phrases):
+            doc = nlp.make_doc(_unjoin(phrase.lower()))
+            if not len(doc):
+                continue
+            glued = tuple(t.i for t in doc[:-1] if glue and not t.whitespace_ and t.is_alpha
+                          and doc[t.i + 1].text[:1].isdigit())
+            docs = [doc]
+            if plural and doc[-1].is_alpha:
+                docs.append(nlp.make_doc(doc.text + "s"))
+            out[f"{label}|{key}|{n}"] = (docs, _Phrase(label, key, glued))
+
+    for label, registry in (("MODEL", models()), ("GPU", gpus()), ("LINK", links())):
+        for entry in registry.entries.values():
+            spellings = {entry.id, *entry.aliases}
+            if "(" not in entry.name:
+                spellings.add(entry.name)
+            add(label, entry.id, sorted(spellings), glue=True, plural=label == "GPU")
+    for key, phrases in PRECISIONS.items():
+        add("PRECISION", key, phrases, glue=True)
+    for key, phrases in OPS.items():
+        add("COLLECTIVE", key, phrases)
+    for key, phrases in STAGES.items():
+        add("STAGE", key, phrases)
+    for key, phrases in CUES.items():
+        add("CUE", key, phrases)
+    return out
+
+
+_JOINED = re.compile(r"(?<=[A-Za-z0-9.])[\-_](?=[A-Za-z0-9])")
+
+
+def _unjoin(text: str) -> str:
+    """'llama-3.1-70b' → 'llama 3.1 70b', 'all_reduce' → 'all reduce' (same length: offsets still hold)."""
+    return _JOINED.sub(" ", text)
+
+
+def _number_patterns() -> dict[str, list[list[dict]]]:
+    """Matcher patterns: a number and what follows it."""
+    num = {"NORM": {"IN": [_NUM, _BIG]}}
+    joiner = {"ORTH": {"IN": sorted(_JOINERS)}, "OP": "?"}
+    multiplier = {"NORM": {"IN": sorted(_MULTIPLIERS)}}
+    rate_prefix = {"TEXT": {"REGEX": r"^(?:[kKmMgGtT](?:[bB]|bit|bits|byte|bytes)?|[kmgt]?bps|[KMGT]Bps)$"}}
+    per_second = [{"ORTH": "/"}, {"NORM": {"IN": ["s", "s.", "sec", "second"]}}]
+    nouns = {noun: {"NORM": {"IN": list(words)}} for noun, words in COUNT_NOUNS.items()}
+    return {
+        "QUANTITY/bandwidth": [
+            [num, rate_prefix, *per_second], [num, {"TEXT": {"REGEX": r"^(?:[kmgtKMGT]bps|[KMGT]Bps)$"}}],
+            [num, rate_prefix, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
+            [num, {"TEXT": {"REGEX": "^[gG]$"}, "SPACY": True}, {"NORM": {"IN": ["ib", "infiniband", "nic", "nics",
+                                                                              "ethernet", "port", "ports", "link",
+                                                                              "network", "networking"]}}],
+            [num, {"TEXT": {"REGEX": "^[gG]$"}}],
+        ],
+        "QUANTITY/bytes": [[num, {"NORM": {"IN": [u for u in _BYTE_UNITS if u != "b"]}}]],
+        "QUANTITY/tokens": [
+            [num, multiplier, joiner, {"NORM": {"IN": list(_TOKEN_WORDS)}}],
+            [num, joiner, {"NORM": {"IN": list(_TOKEN_WORDS)}}],
+            [num, {"NORM": {"IN": ["k", "m", "thousand", "million"]}}],
+        ],
+        "QUANTITY/params": [
+            [num, multiplier, joiner, {"NORM": {"IN": list(_PARAM_WORDS)}}],
+            [{"NORM": _BIG}, joiner, {"NORM": {"IN": list(_PARAM_WORDS)}}],
+            [num, {"NORM": {"IN": ["b", "bn", "billion", "t", "trillion"]}}],
+        ],
+        "QUANTITY/percent": [[num, {"NORM": {"IN": ["%", "percent", "pct"]}}]],
+        "QUANTITY/flop_per_byte": [
+            [num, {"NORM": {"IN": ["flop", "flops"]}}, {"NORM": {"IN": ["/", "per"]}}, {"NORM": {"IN": ["b", "byte"]}}],
+        ],
+        "QUANTITY/days": [[num, joiner, {"NORM": {"IN": list(_DURATIONS)}}]],
+        "QUANTITY/seconds": [[num, {"NORM": {"IN": ["ms", "s", "sec", "secs", "seconds", "µs", "us", "milliseconds",
+                                                  "minutes", "min", "mins"]}}]],
+        **{f"COUNT/{noun}": [[num, joiner, pattern], [num, {"NORM": {"IN": ["concurrent", "parallel", "simultaneous",
+                                                                             "active", "separate", "different",
+                                                                             "total"]}}, pattern]]
+           for noun, pattern in nouns.items()},
+        "COUNT/way": [[num, joiner, {"NORM": "way"}]],
+    }
+
+
+@lru_cache(maxsize=1)
+def _pipeline():
+    from spacy.matcher import PhraseMatcher
+
+    nlp = _tokenizer_nlp()
+    phrases = _phrases(nlp)
+    names = PhraseMatcher(nlp.vocab, attr="NORM")
+    for key, (docs, _) in phrases.items():
+        names.add(key, docs)
+    numbers = Matcher(nlp.vocab)
+    for key, patterns in _number_patterns().items():
+        numbers.add(key, patterns)
+    kinds = {nlp.vocab.strings[key]: phrase for key, (_, phrase) in phrases.items()}
+    return nlp, names, kinds, numbers, _typo_vocabulary()
+
+
+def _typo_vocabulary() -> list[str]:
+    words = set(_FAMILIES)
+    for phrases in (*CUES.values(), *OPS.values()):
+        for phrase in phrases:
+            words.update(w for w in re.split(r"[\s\-_/]+", phrase.lower()) if len(w) >= 5 and w.isalpha())
+    words |= {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "bandwidth", "tokens"}
+    return sorted(words - {"outside"})
+
+
+@lru_cache(maxsize=1)
+def _units():
+    import pint
+
+    return pint.UnitRegistry()
+
+
+@lru_cache(maxsize=64)
+def unit_factor(unit: str, base: str) -> float:
+    """How many `base` one `unit` is (pint; cached: the same few units come back in every question)."""
+    return float(_units().Quantity(1, unit).to(base).magnitude)
+
+
+# --- tagging ---------------------------------------------------------------------------------------------------
+
+
+def tag(question: str) -> Reading:
+    """The question's tags, in reading order."""
+    nlp, names, kinds, numbers, vocabulary = _pipeline()
+    text = _unjoin(question.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'"))
+    doc = nlp.make_doc(text)
+    _merge_number_words(doc)
+    _mend_typos(doc, vocabulary)
+    tags = _phrase_tags(doc, names, kinds)
+    covered = {i for t in tags for i in range(t.start, t.end)}
+    tags += _name_tags(doc, covered)
+    # a figure's unit may also be a cue word ("30 days", "50 flop/byte"): the figure wins that word
+    named = {i for t in tags if t.label != "CUE" for i in range(t.start, t.end)}
+    cue_spans = [(t.start, t.end) for t in tags if t.label == "CUE"]
+    figures = _number_tags(doc, numbers, named, cue_spans)
+    inside = [(f.start, f.end) for f in figures]
+    tags = [t for t in tags if not (t.label == "CUE" and any(a <= t.start and t.end <= b for a, b in inside))]
+    tags += figures
+    tags.sort(key=lambda t: (t.start, -t.end))
+    return Reading(question, [t.norm_ for t in doc], tags)
+
+
+def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
+    spans = []
+    for match_id, start, end in matcher(doc):
+        kind = kinds[match_id]
+        if all(not doc[start + k].whitespace_ for k in kind.glued if start + k < end):
+            spans.append(Span(doc, start, end, label=kind.label, kb_id=kind.key))
+    tags = []
+    for span in filter_spans(spans):
+        note = _reading_note(span.label_, span.text, span.kb_id_) if span.label_ in ("MODEL", "GPU", "LINK") else ""
+        tags.append(Tag(span.label_, span.kb_id_, span.start, span.end, span.text, note=note))
+    return tags
+
+
+def _merge_number_words(doc: Doc) -> None:
+    """Give every number its value; runs of number words ("sixty-four", "a million") become one token."""
+    runs: list[tuple[int, int, float]] = []
+    i = 0
+    while i < len(doc):
+        t = doc[i]
+        if t.like_num and t.text[:1].isdigit():
+            try:
+                t._.value = float(t.text.replace(",", ""))
+            except ValueError:
+                pass
+            i += 1
+            continue
+        j = i
+        if t.lower_ in _SCALE_WORDS and i and doc[i - 1]._.value is not None and doc[i - 1].text[:1].isdigit():
+            i += 1  # "15 trillion tokens": the word is the number's multiplier
+            continue
+        if t.lower_ == "a" and not (i + 1 < len(doc) and doc[i + 1].lower_ in _SCALE_WORDS):
+            i += 1
+            continue
+        while j < len(doc) and (doc[j].lower_ in _WORD_NUMBERS - {"a"} or (doc[j].text in _JOINERS and j > i)
+                                or (j == i and doc[j].lower_ == "a")):
+            j += 1
+        while j > i and (doc[j - 1].text in _JOINERS or doc[j - 1].lower_ == "a"):
+            j -= 1
+        value = _words_value([w.lower_ for w in doc[i:j] if w.text not in _JOINERS]) if j > i else None
+        if value is not None:
+            runs.append((i, j, value))
+            i = j
+        else:
+            i += 1
+    with doc.retokenize() as retokenizer:
+        for start, end, _ in runs:
+            if end - start > 1:
+                retokenizer.merge(doc[start:end])
+    for start, end, value in reversed(runs):
+        # after merging, the run is one token at the position the earlier merges left it
+        shift = sum(e - s - 1 for s, e, _ in runs if e <= start)
+        doc[start - shift]._.value = value
+
+
+def _words_value(words: list[str]) -> float | None:
+    if not words or words == ["a"]:
+        return None
+    if words in (["single"], ["a", "single"]):
+        return 1.0
+    if words[-1] in ("pair", "couple") or words in (["a", "pair"], ["a", "couple"]):
+        return 2.0
+    if words[-1] == "dozen":
+        return 12.0 * (_words_value(words[:-1]) or 1.0)
+    if "trillion" in words:
+        k = words.index("trillion")
+        head = _words_value(words[:k]) or 1.0
+        tail = _words_value(words[k + 1:]) or 0.0
+        return head * 1e12 + tail
+    words = ["one" if w == "a" else w for w in words]
+    if any(w not in w2n.american_number_system for w in words):
+        return None
+    try:
+        return float(w2n.word_to_num(" ".join(words)))
+    except ValueError:
+        return None
+
+
+def _mend_typos(doc: Doc, vocabulary: list[str]) -> None:
+    """A misspelt domain word gets its intended spelling as its NORM (same first letter, ≥ 85% alike)."""
+    known = set(vocabulary)
+    for t in doc:
+        word = t.lower_
+        if len(word) < 5 or not t.is_alpha or word in known:
+            continue
+        hit = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=85)
+        if hit and hit[0][0] == word[0] and not (word.startswith(hit[0]) or hit[0].startswith(word)):
+            t.norm_ = hit[0]
+
+
+def _reading_note(label: str, typed: str, entry_id: str) -> str:
+    """'“llama 3.3 70b” read as Llama 3.1 70B' when the typed name is not the entry's own."""
+    from calculators.registry import name_key
+
+    spec = {"MODEL": models, "GPU": gpus, "LINK": links}[label]().entries[entry_id]
+    key = name_key(typed).rstrip("s") if label == "GPU" else name_key(typed)
+    if key in (name_key(spec.id), name_key(spec.name), name_key(spec.name).rstrip("s")):
+        return ""
+    return f"“{typed.strip()}” read as {spec.name}"
+
+
+def _number_tags(doc: Doc, matcher: Matcher, covered: set[int], cues: list[tuple[int, int]]) -> list[Tag]:
+    """QUANTITY and COUNT spans (a number and its unit or noun), and the bare NUMBERs left over.
+
+    A figure may swallow a cue word whole ("30 days") but not cut one in half ("15 tokens per second").
+    """
+    for t in doc:
+        if t.i not in covered and t._.value is not None:
+            t.norm_ = _BIG if t._.value >= 1e6 else _NUM
+    spans = []
+    for match_id, start, end in matcher(doc):
+        if any(i in covered for i in range(start, end)):
+            continue
+        if any(a < end and start < b and not (start <= a and b <= end) for a, b in cues):
+            continue
+        spans.append(Span(doc, start, end, label=doc.vocab.strings[match_id]))
+    tags = []
+    taken: set[int] = set()
+    for span in filter_spans(spans):
+        made = _quantity(span)
+        if made is not None:
+            tags.append(made)
+            taken.update(range(span.start, span.end))
+    in_cue = {i for a, b in cues for i in range(a, b)}
+    for t in doc:
+        if t._.value is not None and t.i not in covered and t.i not in taken and t.i not in in_cue:
+            tags.append(Tag("NUMBER", "number", t.i, t.i + 1, t.text, t._.value))
+    return tags
+
+
+def _quantity(span: Span) -> Tag | None:
+    label, kind = span.label_.split("/")
+    number = span[0]._.value
+    words = [t.norm_ for t in span[1:] if t.text not in _JOINERS]
+    texts = [t.text for t in span[1:] if t.text not in _JOINERS]
+    unit = " ".join(texts)
+    value = number
+    if label == "COUNT":
+        return Tag("COUNT", kind, span.start, span.end, span.text, number, unit)
+    if kind == "bytes":
+        value = number * unit_factor(_BYTE_UNITS[words[0]], "B")
+    elif kind == "bandwidth":
+        factor, reading = _rate(texts)
+        value = number * factor
+        if reading:
+            return Tag("QUANTITY", kind, span.start, span.end, span.text, value, unit,
+                       note=f"“{span.text}” read as bytes per second ({number:g} GB/s; Gb/s would be bits)")
+    elif kind == "tokens":
+        if words[0] in ("k", "thousand"):
+            value = number * _k(number, words[0])
+            unit = texts[0]
+        elif words[0] in _MULTIPLIERS:
+            value = number * _MULTIPLIERS[words[0]]
+            unit = texts[0]
+        else:
+            unit = ""
+        kind = "tokens" if any(w in _TOKEN_WORDS for w in words) else "tokens_bare"
+    elif kind == "params":
+        value = number * _MULTIPLIERS.get(words[0], 1.0)
+        unit = texts[0]
+        kind = "params" if any(w in _PARAM_WORDS for w in words) else "size_name"
+    elif kind == "percent":
+        value = number / 100
+    elif kind == "days":
+        value = number * _DURATIONS[words[0]]
+    elif kind == "seconds":
+        value = number
+    return Tag("QUANTITY", kind, span.start, span.end, span.text, value, unit)
+
+
+def _k(number: float, word: str) -> float:
+    """'k' on a token count: 1,024 when the number is a power of two (context windows: 32k = 32,768), else 1,000."""
+    if word == "k" and number >= 1 and float(number).is_integer() and math.log2(number).is_integer():
+        return 1024.0
+    return 1000.0
+
+
+def _rate(texts: list[str]) -> tuple[float, str]:
+    """B/s for one rate unit as typed, and a note when the case left bits and bytes open.
+
+    'Gb/s', 'Gbps', 'Gbit/s' and a bare '400G' (a NIC's speed) are bits; 'GB/s' and 'GBps' bytes;
+    'gb/s' typed in lower case is read as bytes, and says so.
+    """
+    unit = texts[0]
+    prefix = "k" if unit[0] in "kK" else unit[0].upper()
+    rest = unit[1:]
+    note = ""
+    if rest.endswith("ps"):
+        bits = rest[:-2] in ("", "b")
+    elif rest in ("", "b", "bit", "bits"):
+        bits = True
+        if rest == "b" and unit.islower():
+            bits, note = False, "bytes"
+    else:
+        bits = False
+    return unit_factor(f"{prefix}{'bit' if bits else 'B'}/s", "B/s"), note
+
+
+def _name_tags(doc: Doc, covered: set[int]) -> list[Tag]:
+    """Names the patterns did not match: misspelt, spaced differently, ambiguous, or unknown to the registry."""
+    tags: list[Tag] = []
+    i = 0
+    while i < len(doc):
+        if i in covered or not _name_start(doc, i):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(doc) and j not in covered and _name_part(doc[j]):
+            j += 1
+        while j > i + 1 and doc[j - 1].text in _JOINERS | {"."}:
+            j -= 1
+        found = _resolve_name(doc, i, j)
+        if found is not None:
+            tags.append(found)
+            i = found.end
+        else:
+            i += 1
+    return tags
+
+
+def _name_start(doc: Doc, i: int) -> bool:
+    """A word that may begin a name; a single letter only when a digit is glued to it ("t4", "a10g")."""
+    t = doc[i]
+    if not t.is_alpha:
+        return False
+    if len(t.text) == 1 or t.norm_ in _NOT_NAMES:
+        return not t.whitespace_ and i + 1 < len(doc) and doc[i + 1].text[:1].isdigit() and len(t.text) <= 2
+    return True
+
+
+def _name_part(t: Token) -> bool:
+    if t.text in _JOINERS or t.text == ".":
+        return True
+    if t.text[:1].isdigit() and t.like_num:
+        return True
+    return t.is_alpha and (t.lower_ in _NAME_SUFFIXES or t.lower_ in _FAMILIES or len(t.text) == 1)
+
+
+def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
+    """The longest span from token i that is a model or GPU name (known, misspelt, or unknown but name-shaped)."""
+    first = doc[i].norm_
+    family = first if first in _FAMILIES else None
+    # "deep seek v3": two words that are one name
+    if family is None and i + 1 < len(doc) and doc[i + 1].is_alpha and (first + doc[i + 1].lower_) in _FAMILIES:
+        j = max(j, i + 2)
+        while j < len(doc) and _name_part(doc[j]):
+            j += 1
+        family = first + doc[i + 1].lower_
+    has_number = any(t.text[:1].isdigit() for t in doc[i:j])
+    for end in range(j, i, -1):
+        span = doc[i:end]
+        typed = span.text
+        spec = find_model(typed)
+        if spec is not None:
+            return Tag("MODEL", spec.id, i, end, typed, note=_reading_note("MODEL", typed, spec.id))
+        spec = find_gpu(typed)
+        if spec is not None:
+            return Tag("GPU", spec.id, i, end, typed, note=_reading_note("GPU", typed, spec.id))
+    if not has_number and family is None and not _gpu_shaped(doc, i, j):
+        return None
+    typed = doc[i:j].text
+    if has_number:
+        modelish = family is not None or _family_typo(first)
+        gpuish = _gpu_shaped(doc, i, j)
+        for end in range(j, i + 1, -1):
+            span = doc[i:end].text
+            spec = find_model_fuzzy(span) if modelish else None
+            if spec is not None:
+                return Tag("MODEL", spec.id, i, end, span, note=f"“{span}” read as {spec.name}")
+            spec = find_gpu_fuzzy(span) if gpuish else None
+            if spec is not None:
+                return Tag("GPU", spec.id, i, end, span, note=f"“{span}” read as {spec.name}")
+    ambiguous = ambiguous_model(typed) or (ambiguous_model(family) if family and not has_number else None)
+    if ambiguous is not None:
+        spec, words = ambiguous
+        return Tag("MODEL", spec.id, i, j, typed, note=words)
+    if family in _COMMON_WORDS and j == i + 1:
+        return None  # "command", "opt", "seed" alone are words, not model names
+    if family is not None or _family_typo(first):
+        return Tag("UNKNOWN_MODEL", "model", i, j, typed)
+    if _gpu_shaped(doc, i, j):
+        if j - i > 2 and doc[j - 1].lower_ == "s" and doc[j - 2].text[:1].isdigit():
+            j -= 1  # "H800s": the plural is not part of the name
+        return Tag("UNKNOWN_GPU", "gpu", i, j, doc[i:j].text)
+    return None
+
+
+def _family_typo(word: str) -> bool:
+    return bool(process.extractOne(word, _FAMILIES, scorer=fuzz.ratio, score_cutoff=75)) and len(word) >= 4
+
+
+def _gpu_shaped(doc: Doc, i: int, j: int) -> bool:
+    """'V100', 'T4', 'A10G', 'H800', 'MI400', 'TPU v4', 'inferentia2': a code written like an accelerator's."""
+    if doc[i].lower_ in _GPU_WORDS:
+        return True
+    if j - i < 2 or doc[i].whitespace_:
+        return False  # the letters must be glued to the number ("a 100 MB" is not an A100)
+    compact = "".join(t.lower_ for t in doc[i:j] if t.text not in _JOINERS)
+    return bool(_GPU_SHAPE.match(compact))
+
+
+def warm() -> None:
+    """Build the pipeline now (≈1 s: the registries' patterns) rather than on the first question."""
+    tag("warm-up: llama 3.1 8b on an h100, 1 GB all-reduce")
+
+
+__all__ = ["Reading", "Tag", "tag", "unit_factor", "warm", "COUNT_NOUNS", "CUES", "OPS", "WEAK_OPS"]
