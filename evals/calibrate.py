@@ -1,5 +1,8 @@
 """`python -m evals.calibrate`: choose SUPPORT_THRESHOLD on the no-answer dev set, and report it.
 
+SUPPORT_THRESHOLD is the fallback rule's: with a trained answerability judge (`python -m evals train`,
+service/answer/learned/answerable.json) the judge decides, and its threshold is chosen when it is trained.
+
 For each dev question the retriever's best support in any scope (cosine + LEXICAL_WEIGHT × term
 coverage, see service/answer/retrieve.py) is measured once; then every candidate threshold is scored as a
 no-answer detector (positive = the site should decline). The chosen threshold maximises F1 of that
@@ -16,16 +19,17 @@ DEV_SET = Path(__file__).parent / "datasets" / "no_answer_dev.yaml"
 
 
 def best_support(settings, items: list[dict]) -> list[float]:
-    from ingest.index import Searcher, open_store
-    from service.answer.retrieve import Retriever
-    from service.answer.terms import TermWeights
-    from service.catalogue import Catalogue
+    """The rule's support for each question: the best candidate's cosine + LEXICAL_WEIGHT × coverage."""
+    from service.answer import open_assistant
 
-    searcher = Searcher(open_store(settings), settings.embedder())  # questions embedded as the service does
-    catalogue = Catalogue.load(settings.corpus_dir)
-    retriever = Retriever(searcher, catalogue, TermWeights(catalogue.texts()), settings.top_k,
-                          threshold=float("inf"), margin=0.0, lexical_weight=settings.lexical_weight)
-    return [retriever.retrieve(searcher.query(i["question"]), i.get("article")).support for i in items]
+    with open_assistant(settings) as assistant:  # questions read and embedded as the service does
+        retriever = assistant.retriever
+        retriever.ranker = None  # the rule's ranking: this calibrates the rule, used when no judge is trained
+        out = []
+        for item in items:
+            reading = assistant.reader.read(item["question"], item.get("article"))
+            out.append(retriever.retrieve(reading, assistant.searcher.query(reading.text), item.get("article")).support)
+        return out
 
 
 def sweep(scores: list[float], answerable: list[bool]) -> list[tuple[float, float, float, float]]:

@@ -153,7 +153,7 @@ def _hit_at_1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> flo
     return round(hits / max(asked, 1), 4)
 
 
-def train(settings, max_false_refusals: float = 0.02, out_dir: Path | None = None) -> dict:
+def train(settings, max_false_refusals: float = 0.01, out_dir: Path | None = None) -> dict:
     from service.answer import open_assistant
     from service.answer.learned import LEARNED_DIR
 
@@ -277,7 +277,7 @@ def main(argv=None) -> int:
     from service.settings import Settings
 
     parser = argparse.ArgumentParser(prog="python -m evals train", description=__doc__.splitlines()[0])
-    parser.add_argument("--max-false-refusals", type=float, default=0.02,
+    parser.add_argument("--max-false-refusals", type=float, default=0.01,
                         help="the answerability threshold refuses at most this share of answerable dev questions")
     args = parser.parse_args(argv)
     summary = train(Settings(), args.max_false_refusals)
