@@ -177,6 +177,12 @@ def train(settings, max_false_refusals: float = 0.01, out_dir: Path | None = Non
     return {m.name: m.notes for m in (ranker, sentences, answerable)}
 
 
+def _table(rows):
+    """(question, features, label, rule score) rows → feature matrix, labels, question groups, rule scores."""
+    groups, features, labels, rule = zip(*rows)
+    return np.array(features), np.array(labels, dtype=int), np.array(groups), np.array(rule)
+
+
 def _half(question_id: str) -> int:
     import hashlib
 
@@ -198,41 +204,38 @@ class _Trainer:
         from service.answer.compose import SENTENCE_FEATURES
         from service.answer.features import PASSAGE_FEATURES
 
-        rows, labels, groups, rule = [], [], [], []
-        for gi, q in enumerate(qq for qq in questions if qq.anchors):
-            _, found = self._retrieve(q, None)
-            for c in found.candidates:
-                rows.append([c.features[f] for f in PASSAGE_FEATURES])
-                labels.append(c.hit.passage.section_id in q.anchors)
-                groups.append(gi)
-                rule.append(c.score)
-        x, y, g = np.array(rows), np.array(labels, dtype=int), np.array(groups)
-        notes = {**self.stamp, "rows": len(y)}
-        if report:
-            notes.update({"dev_cv_hit@1": _hit_at_1(_cv_ranker(x, y, g), y, g),
-                          "logistic_dev_cv_hit@1": _hit_at_1(_cv_probabilities(x, y, g), y, g),
-                          "rule_hit@1": _hit_at_1(np.array(rule), y, g)})
+        def passages():
+            for gi, q in enumerate(qq for qq in questions if qq.anchors):
+                for c in self._retrieve(q, None)[1].candidates:
+                    yield gi, [c.features[f] for f in PASSAGE_FEATURES], c.hit.passage.section_id in q.anchors, c.score
+
+        x, y, g, rule = _table(passages())
+        notes = self._notes("hit@1", _cv_ranker, x, y, g, rule, report)
         ranker = _fit_ranker(RANKER, PASSAGE_FEATURES, x, y, g, notes)
 
         composer = self.assistant.composer
         composer.scorer = None
-        rows, labels, groups, rule = [], [], [], []
-        for gi, q in enumerate(qq for qq in questions if qq.answerable and qq.key_facts):
-            reading, found = self._retrieve(q, ranker)
-            facts = [normalized(f) for f in q.key_facts]
-            for quote in composer.candidates(reading, found.hits):
-                rows.append([quote.features[f] for f in SENTENCE_FEATURES])
-                said = normalized(quote.text)
-                labels.append(any(f in said for f in facts))
-                groups.append(gi)
-                rule.append(quote.score)
-        x, y, g = np.array(rows), np.array(labels, dtype=int), np.array(groups)
+
+        def sentences():
+            for gi, q in enumerate(qq for qq in questions if qq.answerable and qq.key_facts):
+                reading, found = self._retrieve(q, ranker)
+                facts = [normalized(f) for f in q.key_facts]
+                for quote in composer.candidates(reading, found.hits):
+                    said = normalized(quote.text)
+                    yield gi, [quote.features[f] for f in SENTENCE_FEATURES], any(f in said for f in facts), quote.score
+
+        x, y, g, rule = _table(sentences())
+        notes = self._notes("lead_states_a_fact", _cv_classifier, x, y, g, rule, report)
+        return ranker, _fit_classifier(SENTENCES, SENTENCE_FEATURES, x, y, notes)
+
+    def _notes(self, measure: str, cross_validated, x, y, g, rule, report: bool) -> dict:
+        """How the model compares on dev (cross-validated by question) with a logistic model and with the rule."""
         notes = {**self.stamp, "rows": len(y)}
         if report:
-            notes.update({"dev_cv_lead_states_a_fact": _hit_at_1(_cv_classifier(x, y, g), y, g),
-                          "logistic_dev_cv_lead_states_a_fact": _hit_at_1(_cv_probabilities(x, y, g), y, g),
-                          "rule_lead_states_a_fact": _hit_at_1(np.array(rule), y, g)})
-        return ranker, _fit_classifier(SENTENCES, SENTENCE_FEATURES, x, y, notes)
+            notes.update({f"dev_cv_{measure}": _hit_at_1(cross_validated(x, y, g), y, g),
+                          f"logistic_dev_cv_{measure}": _hit_at_1(_cv_probabilities(x, y, g), y, g),
+                          f"rule_{measure}": _hit_at_1(rule, y, g)})
+        return notes
 
     def rows_for_judge(self, questions: list[Question], ranker, sentences, rows, labels, rule) -> None:
         from service.answer.answerability import judge_features

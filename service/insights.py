@@ -539,29 +539,33 @@ def _bar_chart(bars: list[tuple[str, float, str]], colour: str, title: str, scal
     return "".join(out)
 
 
+def _html_table(headings: list[str], rows: list[list[str]]) -> str:
+    """A table of already-escaped cells; a heading starting with "#" is a number column (right-aligned)."""
+    def cell(tag: str, heading: str, value: str) -> str:
+        return f'<{tag} class="n">{value}</{tag}>' if heading.startswith("#") else f"<{tag}>{value}</{tag}>"
+
+    head = "".join(cell("th", h, h.lstrip("#")) for h in headings)
+    body = "".join("<tr>" + "".join(cell("td", h, v) for h, v in zip(headings, row)) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 def _gap_table(gaps: list[dict]) -> str:
     if not gaps:
         return ""
-    rows = "".join(
-        f"<tr><td>{_e(g['label'])}</td><td class=\"n\">{g['count']}</td><td class=\"n\">{g['no_answer']}</td>"
-        f"<td class=\"n\">{g['low_support']}</td><td>{_e(', '.join(g['articles']) or 'whole site')}</td>"
-        "<td><ul class=\"examples\">" + "".join(f"<li>{_e(x)}</li>" for x in g["examples"]) + "</ul></td></tr>"
-        for g in gaps)
-    return ("<table><thead><tr><th>gap</th><th class=\"n\">questions</th><th class=\"n\">not covered</th>"
-            "<th class=\"n\">low support</th><th>asked on</th><th>examples</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    return _html_table(
+        ["gap", "#questions", "#not covered", "#low support", "asked on", "examples"],
+        [[_e(g["label"]), str(g["count"]), str(g["no_answer"]), str(g["low_support"]),
+          _e(", ".join(g["articles"]) or "whole site"),
+          '<ul class="examples">' + "".join(f"<li>{_e(x)}</li>" for x in g["examples"]) + "</ul>"] for g in gaps])
 
 
 def _article_table(articles: list[dict]) -> str:
     if not articles:
         return "<p>No questions in this period.</p>"
-    rows = "".join(
-        f"<tr><td>{_e(_article_name(a))}</td><td>{_e(a.get('title') or '')}</td><td class=\"n\">{a['questions']}</td>"
-        f"<td class=\"n\">{_pct_text(a['no_answer_rate'])}</td><td class=\"n\">{a['up']}</td>"
-        f"<td class=\"n\">{a['down']}</td></tr>" for a in articles)
-    return ("<table><thead><tr><th>article</th><th>title</th><th class=\"n\">questions</th>"
-            "<th class=\"n\">not covered</th><th class=\"n\">up</th><th class=\"n\">down</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    return _html_table(
+        ["article", "title", "#questions", "#not covered", "#up", "#down"],
+        [[_e(_article_name(a)), _e(a.get("title") or ""), str(a["questions"]), _pct_text(a["no_answer_rate"]),
+          str(a["up"]), str(a["down"])] for a in articles])
 
 
 def _vote(vote: dict) -> str:
