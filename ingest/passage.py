@@ -40,7 +40,10 @@ class Passage:
 
     @classmethod
     def from_payload(cls, payload: dict) -> "Passage":
-        return cls(**{f.name: payload[f.name] for f in fields(cls) if f.name in payload})
+        return cls(**{name: payload[name] for name in _FIELDS if name in payload})
 
     def with_hash(self, content_hash: str) -> "Passage":
         return replace(self, content_hash=content_hash)
+
+
+_FIELDS = tuple(f.name for f in fields(Passage))  # read once: every search builds a dozen passages

@@ -50,17 +50,23 @@ class OnnxEncoder:
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.enable_padding(pad_id=self.tokenizer.token_to_id(pad_token), pad_token=pad_token)
 
-    def encode(self, texts: list[str], batch_size: int = 4) -> np.ndarray:
-        """Vectors in the order of `texts`. Batches are formed from texts of similar length and kept
-        small: padding and the attention matrices of a big batch cost more than the batching saves."""
-        if len(texts) <= batch_size:
-            return self._encode_batch(texts)
+    def encode(self, texts: list[str], batch_tokens: int = 1024) -> np.ndarray:
+        """Vectors in the order of `texts`. Texts of similar length are batched together, up to about
+        `batch_tokens` word pieces a batch: many short questions share one run (each run has a fixed cost),
+        while long passages go a few at a time (padding and big attention matrices cost more than batching
+        saves)."""
         # The tokenizer pads a batch to its longest text, so each text's own length is its mask's sum.
         lengths = [sum(e.attention_mask) for e in self.tokenizer.encode_batch(texts)]
         order = np.argsort(lengths, kind="stable")
-        batches = [order[start:start + batch_size] for start in range(0, len(texts), batch_size)]
+        batches, current = [], []
+        for i in order:
+            if current and (len(current) + 1) * lengths[i] > batch_tokens:
+                batches.append(current)
+                current = []
+            current.append(i)
+        batches.append(current)
         run = lambda chosen: self._encode_batch([texts[i] for i in chosen])  # noqa: E731
-        if self.workers == 1:
+        if self.workers == 1 or len(batches) == 1:
             vectors = [run(chosen) for chosen in batches]
         else:
             with ThreadPoolExecutor(self.workers) as pool:  # ONNX Runtime releases the GIL while it runs

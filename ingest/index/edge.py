@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -104,10 +105,15 @@ class EdgeWriter:
 def _filter(scope: Scope | None) -> edge.Filter | None:
     if not scope:
         return None
+    return _filter_of(tuple((kind, tuple(ids)) for kind, ids in scope.items()))
+
+
+@lru_cache(maxsize=256)  # a page's scope recurs with every question asked on it
+def _filter_of(scope: tuple[tuple[str, tuple[str, ...]], ...]) -> edge.Filter:
     return edge.Filter(should=[
         edge.Filter(must=[edge.FieldCondition(key="kind", match=edge.MatchValue(kind)),
-                          edge.FieldCondition(key="doc_id", match=edge.MatchAny(any=ids))])
-        for kind, ids in scope.items() if ids
+                          edge.FieldCondition(key="doc_id", match=edge.MatchAny(any=list(ids)))])
+        for kind, ids in scope if ids
     ])
 
 

@@ -19,7 +19,7 @@ from .learned import LinearModel
 from .reading import Reading
 from .retrieve import Retrieved
 
-JUDGE_FEATURES = ("best_sentence", "second_sentence", "best_sentence_cov")
+JUDGE_FEATURES = ("best_sentence", "second_sentence", "asked_unit_cov", "asked_unit_head_cov", "best_unit_cov")
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,11 @@ class Verdict:
 def judge_features(retrieved: Retrieved, quotes: list[Quote]) -> dict[str, float]:
     """The question's features (features.py) and those of the best sentences the composer found."""
     scores = sorted((q.score for q in quotes), reverse=True)
+    best = lambda name: max((q.features[name] for q in quotes), default=0.0)  # noqa: E731
     return {**retrieved.question,
             "best_sentence": scores[0] if scores else 0.0, "second_sentence": scores[1] if len(scores) > 1 else 0.0,
-            "best_sentence_cov": max((q.features["cov"] for q in quotes), default=0.0)}
+            # how much of the question the best single sentence covers: as asked, with its headings, with the subject
+            "asked_unit_cov": best("cov"), "asked_unit_head_cov": best("cov_ctx"), "best_unit_cov": best("cov_subject")}
 
 
 class Judge:

@@ -92,8 +92,7 @@ class ExtractiveComposer:
     def choose(self, reading: Reading, hits: list[Hit], quotes: list[Quote] | None = None) -> list[Quote]:
         """The quotes of the answer, in the order it says them: the lead first."""
         quotes = self.candidates(reading, hits) if quotes is None else quotes
-        ranked = sorted((q for q in quotes if q.unit.quotable or q.unit.leads is not None),
-                        key=lambda q: (-q.score, q.rank, q.unit.index))
+        ranked = sorted(quotes, key=lambda q: (-q.score, q.rank, q.unit.index))
         if not ranked:
             return []
         if reading.sides:  # a comparison: one sentence on each side, in the order the reader named them
@@ -143,6 +142,8 @@ class ExtractiveComposer:
             heading = terms(f"{p.title} {p.section}")
             passage_units = units(p.text)
             for unit in passage_units:
+                if not (unit.quotable or unit.leads is not None):
+                    continue  # too short or too long to quote, and introduces nothing: never part of an answer
                 text, covers = _carry(unit, passage_units)
                 unit_terms = terms(unit.text)
                 quote = Quote(unit, rank, hit, terms(text), text, covers)
@@ -196,11 +197,15 @@ def _opening(text: str) -> str:
 
 def _first_match(text: str, asked: frozenset[int]) -> float:
     """How early the sentence names something the question asked about (1 = its first word, 0 = never)."""
-    words = text.split()[:24]
-    for i, word in enumerate(words):
-        if terms(word) & asked:
+    for i, word_terms in enumerate(_opening_terms(text)):
+        if word_terms & asked:
             return 1.0 - i / 24
     return 0.0
+
+
+@lru_cache(maxsize=32768)
+def _opening_terms(text: str) -> tuple[frozenset[int], ...]:
+    return tuple(terms(word) for word in text.split()[:24])
 
 
 @lru_cache(maxsize=32768)

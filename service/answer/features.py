@@ -17,15 +17,14 @@ from functools import lru_cache
 from ingest.index import Hit
 
 from .reading import Reading, content_words
-from .sentences import units
 from .terms import TermWeights, terms
 
 PASSAGE_FEATURES = ("cos", "cos_gap", "cov", "cov_gap", "head_cov", "title_cov", "pair_cov", "section_cos",
                     "section_hits", "site_rr", "page_rr", "on_page", "in_article", "linked", "is_article",
                     "is_concept", "is_source", "is_lead", "is_refs", "doc_start", "subject_added", "n_terms")
-QUESTION_FEATURES = ("top_score", "score_gap", "top_cos", "top_cov", "top_head_cov", "max_cov", "best_unit_cov",
-                     "asked_cov", "asked_unit_cov", "asked_unit_head_cov", "rare_terms", "rare_missing",
-                     "rare_missing_unit", "rarest_missing", "oov_share", "oov_words", "oov_english", "oov_names", "asks_now", "asks_price",
+QUESTION_FEATURES = ("top_score", "score_gap", "top_cos", "top_cov", "top_head_cov", "max_cov", "asked_cov",
+                     "rare_terms", "rare_missing", "rarest_missing", "oov_share", "oov_words", "oov_english",
+                     "oov_names", "asks_now", "asks_price",
                      "injection", "n_terms", "on_page", "top_in_article", "subject_added")
 _RARE_SHARE = 20  # a term is rare when at most one section in this many contains it
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
@@ -116,20 +115,14 @@ def question_features(reading: Reading, ranked: list[Candidate], english: frozen
     words = [w for w in content_words(reading.corrected) if len(w) > 2 and not any(ch.isdigit() for ch in w)]
     unknown = unknown_words(reading.corrected, weights)
     top = ranked[0].features if ranked else {}
-    q_terms, asked = terms(reading.text), terms(reading.corrected)  # with the page's subject, and as asked
-    top3 = [c.hit.passage for c in ranked[:3]]
-    passage_terms = [terms(f"{p.title} {p.section} {p.text}") for p in top3]
-    unit_terms = [(terms(u.text), terms(f"{p.title} {p.section}")) for p in top3 for u in units(p.text)]
+    asked = terms(reading.corrected)  # the reader's own words, without the page's subject
+    passage_terms = [terms(f"{c.hit.passage.title} {c.hit.passage.section} {c.hit.passage.text}") for c in ranked[:3]]
     found = frozenset().union(*passage_terms) if passage_terms else frozenset()
     rare = [t for t in asked if weights.weight(t) > math.log(1 + weights.n / _RARE_SHARE)]
     return {
-        "best_unit_cov": max((weights.coverage(q_terms, u) for u, _ in unit_terms), default=0.0),
         "asked_cov": weights.coverage(asked, passage_terms[0]) if passage_terms else 0.0,
-        "asked_unit_cov": max((weights.coverage(asked, u) for u, _ in unit_terms), default=0.0),
-        "asked_unit_head_cov": max((weights.coverage(asked, u | h) for u, h in unit_terms), default=0.0),
         "rare_terms": float(len(rare)),
         "rare_missing": float(sum(t not in found for t in rare)),
-        "rare_missing_unit": float(min((sum(t not in (u | h) for t in rare) for u, h in unit_terms), default=len(rare))),
         "rarest_missing": max((weights.weight(t) for t in asked - found), default=0.0) / math.log(1 + weights.n),
         "asks_now": float(bool(_NOW.search(reading.corrected))),
         "asks_price": float(bool(_PRICE.search(reading.corrected))),

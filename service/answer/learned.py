@@ -81,7 +81,7 @@ class TreeModel:
         if not rows:
             return np.zeros(0)
         x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], dtype=np.float64)
-        return self.booster.predict(x, num_threads=1)
+        return self.booster.predict(x)
 
     def save(self, directory: Path = LEARNED_DIR) -> Path:
         directory.mkdir(parents=True, exist_ok=True)
@@ -101,6 +101,8 @@ class TreeModel:
             return None
         import lightgbm
 
+        # trained with one thread, which the model string keeps: a request scores a few dozen rows, and
+        # requests already run side by side
         booster = lightgbm.Booster(model_str=model_path.read_text(encoding="utf-8"))
         if booster.num_feature() != len(meta["features"]):
             raise ValueError(f"{model_path} expects {booster.num_feature()} features, its metadata names {len(meta['features'])}")
