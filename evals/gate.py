@@ -84,7 +84,8 @@ def check(report: dict, gates: Gates, comparison: dict | None = None) -> list[st
     for metric, ceiling in gates.ceilings.items():
         value = values.get(metric)
         if value is not None and value > ceiling:
-            failures.append(f"{metric} = {value:.1f} is above the ceiling {ceiling:.1f} ({mode})")
+            shown = (lambda v: f"{v:.1f}") if metric.endswith(("_ms", "_words")) else (lambda v: f"{v:.3f}")
+            failures.append(f"{metric} = {shown(value)} is above the ceiling {shown(ceiling)} ({mode})")
     if comparison:
         rows = {r["metric"]: r for r in comparison["metrics"].get(mode, [])}
         shared = comparison["shared_questions"]
