@@ -32,7 +32,7 @@ COPY ingest ./ingest
 COPY service ./service
 COPY calculators ./calculators
 COPY evals ./evals
-# The model's ONNX export (what embeds questions, see ingest/onnx_encoder.py) is made and checked here, so a
+# The model's ONNX export (what embeds questions, see ingest/embedding/onnx.py) is made and checked here, so a
 # container starts without loading PyTorch; the build fails if the export does not reproduce the model.
 RUN pip install ".[postgres]" \
  && python -c "from ingest.settings import default_model_path; from sentence_transformers import SentenceTransformer; SentenceTransformer(default_model_path()).encode('ok')" \

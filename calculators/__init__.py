@@ -48,7 +48,11 @@ _FUNCTIONS: dict[str, Callable[..., Calculation]] = {
 }
 
 
-class UnknownCalculator(KeyError):
+class CalculatorError(Exception):
+    """The root of what the calculators raise themselves (bad inputs are pydantic ValidationErrors)."""
+
+
+class UnknownCalculator(CalculatorError, KeyError):
     """No calculator has that name."""
 
 
@@ -69,5 +73,5 @@ def calculate(name: str, inputs: dict | BaseModel) -> Calculation:
 
 __all__ = [
     "CALCULATOR_NAMES", "INPUT_MODELS", "Calculation", "Quantity", "calculate", "validate",
-    "UnknownCalculator", "bus_factor", "bus_bandwidth", "alg_bandwidth",
+    "CalculatorError", "UnknownCalculator", "bus_factor", "bus_bandwidth", "alg_bandwidth",
 ]
