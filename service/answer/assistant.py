@@ -95,7 +95,12 @@ class Assistant:
         if request.article is not None and request.article not in self.catalogue.articles:
             raise ApiError(404, "unknown_article", f"there is no article with id '{request.article}'")
         question = await self._standalone(request)
-        return await run_in_threadpool(self._route_and_retrieve, request, question, mode)
+        # Routing is about a millisecond of pure Python, so it runs on the event loop: a calculator answer
+        # never waits for a worker thread. Retrieval blocks on the embedder, so it takes a thread.
+        prepared = self._route(request, question)
+        if prepared.route == "retrieval":
+            await run_in_threadpool(self._retrieve, prepared, request, mode)
+        return prepared
 
     async def _standalone(self, request: AskRequest) -> str:
         if not request.history:
@@ -108,7 +113,9 @@ class Assistant:
                 metrics.record_llm_fallback(f"condense: {failure.reason}")
         return standalone_question(request.question, request.history)
 
-    def _route_and_retrieve(self, request: AskRequest, question: str, mode: str) -> Prepared:
+    def _route(self, request: AskRequest, question: str) -> Prepared:
+        """A calculator answer when the question is a calculation (route "calculator"), else route "retrieval"
+        (a calculation the question also wants explained rides along)."""
         prepared = Prepared(answer_id=str(uuid.uuid4()), route="retrieval", question=question)
         with timed(prepared.timings, "route"):
             numeric = route_numeric(request.question, previous_calculation(request.history))
@@ -117,13 +124,15 @@ class Assistant:
             calculation = self._calculate(numeric) if isinstance(numeric, NumericRequest) else None
         if isinstance(numeric, UnknownName):  # a model or GPU the registries do not know: said, not guessed
             prepared.route, prepared.text = "calculator", numeric.message
-            return prepared
-        if calculation is not None:
+        elif calculation is not None:
             prepared.calculation = calculation
             prepared.text = self._calculation_prose(calculation, numeric)
             if not numeric.explain:
                 prepared.route = "calculator"
-                return prepared
+        return prepared
+
+    def _retrieve(self, prepared: Prepared, request: AskRequest, mode: str) -> None:
+        question = prepared.question
         with timed(prepared.timings, "retrieve"):
             prepared.reading = reading = self.reader.read(question, request.article)
             retrieved = self.retriever.retrieve(reading, self.searcher.query(reading.text), request.article, mode)
@@ -133,13 +142,12 @@ class Assistant:
         prepared.confidence = verdict.confidence
         if verdict.supported:
             prepared.scope, prepared.hits = verdict.scope, retrieved.hits
-        elif calculation is not None:
+        elif prepared.calculation is not None:
             prepared.route = "calculator"
         else:
             prepared.route = "no_answer"
             prepared.suggestions = closest_sections(retrieved.hits)
             prepared.text = not_covered(request.article, prepared.suggestions)
-        return prepared
 
     @staticmethod
     def _calculate(numeric: NumericRequest) -> Calculation | None:

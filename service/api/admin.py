@@ -44,7 +44,7 @@ class Promoted(BaseModel):
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_admin)], responses=documented(401, 404, 409, 503))
 
 
-def _store(rt: Runtime = Depends(runtime)) -> IndexStore:
+async def _store(rt: Runtime = Depends(runtime)) -> IndexStore:
     return rt.ready_assistant().searcher.store
 
 
