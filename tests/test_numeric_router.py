@@ -211,6 +211,9 @@ def test_topology_is_nodes_times_gpus_and_the_model_is_said():
     assert flat.inputs["algorithm"] == "ring" and flat.inputs["gpus_per_node"] == 8
     assert flat.inputs["nic_bandwidth"] == 50e9
     assert _route("all-reduce 1 GB over 16 GPUs in 2 nodes on ndr").inputs["ranks"] == 16
+    packed = _route("2x8 h100 cluster, all-reduce 1 GB over ndr")  # nodes × GPUs per node, glued
+    assert (packed.inputs["nodes"], packed.inputs["gpus_per_node"]) == (2, 8)
+    assert calculate(packed.calculator, packed.inputs).inputs["ranks"] == 16
 
 
 @pytest.mark.parametrize("question", [
@@ -332,3 +335,21 @@ def test_a_follow_up_keeps_the_collective():
     assert bigger.inputs["op"] == "all_gather" and bigger.inputs["size"] == 4_000_000_000
     assert _route("and over NDR?", first).inputs["link"] == "ib-ndr"
     assert isinstance(route_numeric("and on a V100?", first), UnknownGpu)
+
+
+def test_a_misspelt_accelerator_is_read_as_it_not_the_default():
+    routed = _route("trainum2 llama 3.1 70b decode tok/s")
+    assert routed.inputs["gpu"] == "trainium2"
+    assert any("read as Trainium2" in a for a in routed.assumed)
+
+
+def test_swapped_letters_in_a_collective_are_one_typo():
+    routed = _route("all-gahter 2 GB on 8 h200")
+    assert routed.inputs["op"] == "all_gather" and routed.inputs["size"] == 2_000_000_000
+
+
+def test_a_size_per_step_is_the_buffer_but_a_size_per_param_is_a_rate():
+    routed = _route("moe expert dispatch all-to-all, 128 MB per step, 8 ranks on nvlink")
+    assert routed.inputs["op"] == "all_to_all" and routed.inputs["size"] == 128_000_000
+    routed = _route("at 16 bytes per param, how much memory to train llama 3.1 8b")
+    assert "size" not in routed.inputs

@@ -581,15 +581,26 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
                          35: "mooncake", 20: "paged-attention", 30: "continuous-batching", 33: "gpudirect", 34: "vast-weka-netapp"}
 
 
+# The first hand-written batch was numbered calculated-then-unknown (nr-h-001…113, then nr-h-114…123).
+# Entries appended to either list later are numbered after it (the later calculated ones, then the later
+# unknown ones), so a new batch never moves an existing id (the dev/test split is kept by id).
+FIRST_BATCH = {"calculated": 113, "unknown": 10}
+
+
 def hand_written() -> list[dict]:
-    items = []
-    for i, entry in enumerate(HAND, 1):
+    def calc(n: int, entry: tuple) -> dict:
         question, calculator, inputs, quantity, style = entry[:5]
         article = entry[5] if len(entry) > 5 else None
-        items.append(calc_item(f"nr-h-{i:03d}", question, calculator, inputs, quantity, style, article=article))
-    for j, (question, kind, name, style) in enumerate(HAND_UNKNOWN, len(HAND) + 1):
-        items.append(unknown_item(f"nr-h-{j:03d}", question, kind, name, style))
-    return items
+        return calc_item(f"nr-h-{n:03d}", question, calculator, inputs, quantity, style, article=article)
+
+    def unknown(n: int, entry: tuple) -> dict:
+        question, kind, name, style = entry
+        return unknown_item(f"nr-h-{n:03d}", question, kind, name, style)
+
+    c, u = FIRST_BATCH["calculated"], FIRST_BATCH["unknown"]
+    ordered = ([(calc, e) for e in HAND[:c]] + [(unknown, e) for e in HAND_UNKNOWN[:u]]
+               + [(calc, e) for e in HAND[c:]] + [(unknown, e) for e in HAND_UNKNOWN[u:]])
+    return [make(n, entry) for n, (make, entry) in enumerate(ordered, 1)]
 
 
 def must_not_route() -> list[dict]:
@@ -611,9 +622,9 @@ def main() -> int:
     assert not dupes, dupes
     if OUT.exists():  # the dev/test split was dealt once (python -m evals split): a rerun keeps it
         splits = {i["id"]: i["split"] for i in yaml.safe_load(OUT.read_text(encoding="utf-8")) or [] if i.get("split")}
-        for item in items:
-            if item["id"] in splits:
-                item["split"] = splits[item["id"]]
+        # the split goes right after the id, where `python -m evals split` put it, so a rerun is byte-stable
+        items = [{"id": item["id"], "split": splits[item["id"]], **item} if item["id"] in splits else item
+                 for item in items]
     text = HEADER + yaml.safe_dump(items, sort_keys=False, allow_unicode=True, width=120)
     OUT.write_text(text, encoding="utf-8")
     calc = [i for i in items if i["route"] == "calculator"]

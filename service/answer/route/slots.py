@@ -32,6 +32,8 @@ _LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", 
                 "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
+# "<size> per step": still the size of one collective call, not a rate
+_PER_CALL = {"step", "iteration", "iter", "call", "op", "message", "microbatch", "micro", "layer"}
 
 
 @dataclass
@@ -154,8 +156,21 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
         count = (before or after or [None])[0]
         if count is not None:
             used.add(id(count))
+            nodes = _nodes_times(r, count, used) if before else None
+            if nodes is not None:  # "2x8 h100": 2 nodes of 8
+                used.add(id(nodes))
+                s.values.setdefault("nodes", int(nodes.value))
+                s.values.setdefault("gpus_per_node", int(count.value))
+                continue
             s.values.setdefault("gpu_count", int(count.value))
             s.values.setdefault("gpu_count_at", count.start)
+
+
+def _nodes_times(r: Reading, count: Tag, used: set[int]) -> Tag | None:
+    """The 2 of '2x8 H100' (nodes × GPUs per node, written before a GPU name), if there is one."""
+    if count.start < 2 or r.words[count.start - 1] not in ("x", "*"):
+        return None
+    return next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.end == count.start - 1), None)
 
 
 def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
@@ -165,8 +180,8 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
             _bandwidth(r, s, t)
             used.add(id(t))
         elif t.key == "bytes":
-            if t.end < len(r.words) and r.words[t.end] == "per":
-                continue  # "16 bytes per param" is a rate the question quotes, not a size
+            if t.end + 1 < len(r.words) and r.words[t.end] == "per" and r.words[t.end + 1] not in _PER_CALL:
+                continue  # "16 bytes per param" is a rate the question quotes, not a size ("128 MB per step" is one)
             if "size" not in v:
                 v["size"], s.size_text = int(round(t.value)), t.text
             if t.unit.lower() in ("gib", "mib", "tib", "kib"):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 from word2number import w2n
 
 from calculators.registry import (
@@ -608,6 +609,9 @@ def _mend_typos(doc: Doc, vocabulary: list[str]) -> None:
         if len(word) < 5 or not t.is_alpha or word in known:
             continue
         hit = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=85)
+        if hit is None:  # two letters swapped ("gahter") is one slip, though the ratio counts it as two
+            hit = process.extractOne(word, vocabulary, scorer=OSA.distance, score_cutoff=1)
+            hit = hit if hit and sorted(hit[0]) == sorted(word) else None
         if hit and hit[0][0] == word[0] and not (word.startswith(hit[0]) or hit[0].startswith(word)):
             t.norm_ = hit[0]
 
@@ -785,7 +789,7 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
     typed = doc[i:j].text
     if has_number:
         modelish = family is not None or _family_typo(first)
-        gpuish = _gpu_shaped(doc, i, j)
+        gpuish = _gpu_shaped(doc, i, j) or _gpu_word_typo(first)
         for end in range(j, i + 1, -1):
             span = doc[i:end].text
             spec = find_model_fuzzy(span) if modelish else None
@@ -811,6 +815,11 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
 
 def _family_typo(word: str) -> bool:
     return bool(process.extractOne(word, _FAMILIES, scorer=fuzz.ratio, score_cutoff=75)) and len(word) >= 4
+
+
+def _gpu_word_typo(word: str) -> bool:
+    """'trainum', 'inferntia', 'gaudy': a misspelt accelerator family, whose number then makes a GPU name."""
+    return len(word) >= 5 and bool(process.extractOne(word, _GPU_WORDS, scorer=fuzz.ratio, score_cutoff=80))
 
 
 def _gpu_shaped(doc: Doc, i: int, j: int) -> bool:
