@@ -1,5 +1,5 @@
-"""Command line: `python -m evals run | gate | release | candidates` (a thin layer over evals.suite /
-evals.release / evals.candidates).
+"""Command line: `python -m evals run | gate | release | split | train | candidates` (a thin layer over
+evals.suite / evals.release / evals.split / evals.train / evals.candidates).
 
     python -m evals run                          # every dataset, in-process, hybrid + dense + bm25, gate applied
     python -m evals run --datasets numeric --limit 10 --no-gate
@@ -10,6 +10,7 @@ evals.release / evals.candidates).
     python -m evals gate reports/<ts>/report.json --baseline reports/<older>/report.json
     python -m evals release                      # build a staging index → eval → promote only if the gate passes
     python -m evals split readers                # give a dataset's new items a dev/test split (seeded, once)
+    python -m evals train                        # refit the answer path's three small models on the dev halves
     python -m evals candidates --since 2026-11-01 --out candidates.yaml   # golden stubs from what readers asked
 
 Exit status: 0 pass, 1 a gate failed, 2 the run could not be made (bad dataset, no index, unreachable URL).
@@ -69,13 +70,22 @@ def main(argv: list[str] | None = None) -> int:
     p_gate.add_argument("--baseline", help="a report.json (or its folder) to check regressions against")
     p_gate.add_argument("--gates", type=Path, default=GATES_FILE)
 
+    sub.add_parser("train", add_help=False, help="refit the passage ranker, sentence ranker and answerability model "
+                   "(python -m evals train --help)")
+
     p_candidates = sub.add_parser("candidates", help="golden-question stubs from the question log's gaps and down-votes")
     p_candidates.add_argument("--since", type=_when, help="from this ISO date/time, UTC (default: 30 days ago)")
     p_candidates.add_argument("--until", type=_when, help="up to (not including) this ISO date/time (default: now)")
     p_candidates.add_argument("--out", type=Path, help="YAML file to write (default: standard output)")
     p_candidates.add_argument("--per-gap", type=int, default=3, help="questions per content gap (default 3)")
 
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "train":  # its own options (evals/train.py)
+        from . import train
+
+        return train.main(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         if args.command == "gate":
             return _gate(args)

@@ -302,3 +302,17 @@ def test_citation_validity_reads_bracketed_numbers_in_words_as_text():
     wrong_snippet = Answer("q", "hybrid", "retrieval", answer="Something it never said. [1]", citations=[citation])
     unknown_number = Answer("q", "hybrid", "retrieval", answer=f"{sentence} [1][2]", citations=[citation])
     assert citation_validity(wrong_snippet, sections) == citation_validity(unknown_number, sections) == 0.0
+
+
+def test_train_is_a_subcommand_of_the_evals_cli(capsys):
+    """README's `python -m evals train` reaches the trainer's own options; a stray option elsewhere is an error."""
+    from evals.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["train", "--help"])
+    assert exited.value.code == 0
+    assert "--max-false-refusals" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exited:
+        main(["split", "readers", "--max-false-refusals", "0.02"])
+    assert exited.value.code == 2
+    assert "unrecognized arguments: --max-false-refusals 0.02" in capsys.readouterr().err
