@@ -8,11 +8,6 @@ would do this, but it needs optimum, which pins transformers < 4.58; so the mode
 `torch.onnx`, once, into a cache directory, and the export is kept only if it reproduces
 sentence-transformers' vectors. Index builds embed passages on the same file (sorted by length, so a
 batch carries little padding).
-
-The export is traced with the model's plain ("eager") attention rather than PyTorch's fused SDPA, whose
-NaN-guarded softmax ONNX Runtime cannot pattern-match; ONNX Runtime's transformer optimizer then fuses
-each layer's attention, LayerNorm + residual and GELU into single kernels. Same vectors (to ~2e-7), about
-16% less CPU per passage on this box (a cold index build's largest cost).
 """
 from __future__ import annotations
 
@@ -22,7 +17,6 @@ import os
 import re
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -30,7 +24,6 @@ import numpy as np
 
 log = logging.getLogger("ingest.embedding.onnx")
 
-EXPORT_VERSION = "fused1"  # in the cached file's name: a change to how the export is made re-exports it
 # Largest difference from sentence-transformers' vector (any component) an export may show and be used.
 TOLERANCE = 1e-4
 _PROBES = ["What is the roofline model?", "", "HBM3e moves 4.8 TB/s; an H100 has 80 GB. " * 40]
@@ -103,7 +96,7 @@ def load_or_export(model_dir: Path, model_id: str, max_tokens: int, cache_dir: P
     if not (model_dir / "tokenizer.json").exists():
         log.warning("embedding with PyTorch: %s has no local tokenizer.json", model_dir)
         return None
-    target = cache_dir / f"{re.sub(r'[^A-Za-z0-9_.-]+', '-', model_id)}.{EXPORT_VERSION}.onnx"
+    target = cache_dir / f"{re.sub(r'[^A-Za-z0-9_.-]+', '-', model_id)}.onnx"
     if target.exists():
         try:
             return OnnxEncoder(target, model_dir, max_tokens, threads)
@@ -135,15 +128,12 @@ def export(model, model_dir: Path, max_tokens: int, target: Path, threads: int) 
 
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    traced = target.with_name(f"{target.name}.{os.getpid()}.traced.tmp")
-    transformer = _transformer(model)
     try:
-        with warnings.catch_warnings(), torch.inference_mode(), _eager_attention(transformer):
+        with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")  # the tracer's notes on constant-folded Python branches
-            torch.onnx.export(Pipeline(), tuple(features[n] for n in names), str(traced), input_names=names,
+            torch.onnx.export(Pipeline(), tuple(features[n] for n in names), str(tmp), input_names=names,
                               output_names=["embedding"], opset_version=17, dynamo=False,
                               dynamic_axes={**{n: {0: "batch", 1: "tokens"} for n in names}, "embedding": {0: "batch"}})
-        _fuse(traced, tmp, transformer)
         exported = OnnxEncoder(tmp, model_dir, max_tokens, threads)
         reference = lambda batch: model.encode(batch, normalize_embeddings=True, convert_to_numpy=True)  # noqa: E731
         gap = max(float(np.abs(exported.encode(batch) - reference(batch)).max()) for batch in (_PROBES[:1], _PROBES))
@@ -154,41 +144,6 @@ def export(model, model_dir: Path, max_tokens: int, target: Path, threads: int) 
         return exported
     finally:
         tmp.unlink(missing_ok=True)
-        traced.unlink(missing_ok=True)
-
-
-def _transformer(model):
-    """The Hugging Face model inside a sentence-transformers pipeline, if it is the usual first module."""
-    first = model[0] if len(model) else None
-    return getattr(first, "auto_model", None)
-
-
-@contextmanager
-def _eager_attention(transformer):
-    """Trace with plain attention (MatMul, Softmax, MatMul), the pattern ONNX Runtime can fuse."""
-    if transformer is None or not hasattr(transformer, "set_attn_implementation"):
-        yield
-        return
-    before = transformer.config._attn_implementation
-    transformer.set_attn_implementation("eager")
-    try:
-        yield
-    finally:
-        transformer.set_attn_implementation(before)
-
-
-def _fuse(traced: Path, out: Path, transformer) -> None:
-    """ONNX Runtime's BERT optimizer over the traced graph (attention, LayerNorm and GELU fusions);
-    a model it does not recognise is kept as traced (the vector check after it decides either way)."""
-    config = getattr(transformer, "config", None)
-    if config is None or getattr(config, "model_type", "") not in ("bert", "mpnet", "roberta"):
-        os.replace(traced, out)
-        return
-    from onnxruntime.transformers import optimizer
-
-    fused = optimizer.optimize_model(str(traced), model_type="bert", num_heads=config.num_attention_heads,
-                                     hidden_size=config.hidden_size)
-    fused.save_model_to_file(str(out))
 
 
 def _pad_token(model_dir: Path) -> str:
