@@ -52,3 +52,17 @@ def test_identifiers_and_arithmetic_survive_markdown_cleanup():
     assert "`" not in answer and "**" not in answer
     assert "only hidden_size make the same mistake" in answer
     assert "num_attention_heads instead of num_key_value_heads" in answer and "4 * 3" in answer
+
+
+def test_a_sentence_with_bracketed_numbers_is_never_quoted_as_if_they_were_citations():
+    """"scores [1, 3]" would read as markers [1] and [3]: the widget would link them and the check would fail."""
+    from service.answer.markers import markers
+
+    worked = hit("The online softmax worked",
+                 "Take one row with scores [1, 3] in the first key block and [2, 5] in the second. "
+                 "The online softmax keeps a running maximum and a running sum per row, rescaling both when a "
+                 "later block brings a larger maximum.")
+    answer, citations = ExtractiveComposer(WEIGHTS, max_sentences=3).compose(
+        "How does the online softmax handle scores in the second key block?", [worked])
+    assert "[1, 3]" not in answer and "running maximum" in answer
+    assert {n for _, n in markers(answer)} == {c.n for c in citations} == {1}

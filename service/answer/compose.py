@@ -18,6 +18,7 @@ from functools import lru_cache
 from ingest.index import Hit
 
 from .learned import LinearModel
+from .markers import MARKER
 from .models import Citation
 from .reading import Reading
 from .sentences import Unit, first_sentence, units
@@ -145,6 +146,8 @@ class ExtractiveComposer:
                 if not (unit.quotable or unit.leads is not None):
                     continue  # too short or too long to quote, and introduces nothing: never part of an answer
                 text, covers = _carry(unit, passage_units)
+                if MARKER.search(text):
+                    continue  # "scores [1, 3]" would read as citation markers to the widget and to every check
                 unit_terms = terms(unit.text)
                 quote = Quote(unit, rank, hit, terms(text), text, covers)
                 cues = _cues(unit.text)
