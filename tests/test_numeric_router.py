@@ -222,6 +222,12 @@ def test_topology_is_nodes_times_gpus_and_the_model_is_said():
     "all-reduce 1 GB across 8 A10Gs",
     "ridge point of a TPU v4",
     "can an MI400 hold llama 3.1 70b in fp8",
+    "tokens/s for llama 3.1 8b on a p100",  # older Teslas: P100, K80, M60
+    "can a k80 run llama 3.1 8b in int4",
+    "can a 3090 run llama 3.1 8b in bf16",  # a bare GeForce number the registry lacks
+    "all-reduce 1 GB over 8 a6000s",  # a plural
+    "llama 3.1 8b decode on a jetson orin",
+    "decode speed of llama 3.1 8b on two ascend 910b",
 ])
 def test_unknown_hardware_is_never_the_default_h100(question):
     routed = route_numeric(question)
@@ -353,3 +359,12 @@ def test_a_size_per_step_is_the_buffer_but_a_size_per_param_is_a_rate():
     assert routed.inputs["op"] == "all_to_all" and routed.inputs["size"] == 128_000_000
     routed = _route("at 16 bytes per param, how much memory to train llama 3.1 8b")
     assert "size" not in routed.inputs
+
+
+def test_a_bare_card_number_is_a_card_only_where_a_gpu_can_stand():
+    assert _route("two 4090s enough for llama 3.1 70b int4?").inputs["gpu"] == "rtx-4090"
+    assert _route("8x 5090 all-reduce 1 GB").inputs["gpu"] == "rtx-5090"
+    figure = _route("kv cache at 4090 tokens for llama 3.1 8b")
+    assert figure.inputs["context"] == 4090 and "gpu" not in figure.inputs
+    assert _route("all-reduce 2 GB over 2080 ranks on ndr").inputs["ranks"] == 2080
+    assert route_numeric("what is the p99 ttft of a serving fleet") is None  # a percentile, not a Tesla P100

@@ -282,13 +282,21 @@ _NAME_SUFFIXES = {
     "oss", "distill", "vl", "math", "code", "sonnet", "opus", "haiku", "ironwood", "trillium", "sxm", "pcie", "nvl",
     "v", "x", "b", "e", "p", "a", "m", "k", "t", "s", "g", "xs", "se", "ti", "super", "o", "reasoning", "thinking",
 }
-_GPU_SHAPE = re.compile(
+_GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
     r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{3}[a-z]*|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
     r"(?:rtx|gtx|geforce|quadro|radeon|rx)(?:pro)?[a-z]?\d{3,4}[a-z]*|tpuv?\d+[a-z]*(?:ironwood|lite)?|"
-    r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*)$"
+    r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
+    r"p(?:100|40|4|6)|k(?:80|40|20|10)|m(?:60|40|10)|(?:titan|jetson|ascend)\w*)s?$"  # older Teslas; not p50/p99
 )
 _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "instinct",
-              "ironwood", "maia", "mtia", "quadro")
+              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend")
+# A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
+_CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
+_BEFORE_CARD = {"on", "a", "an", "my", "single", "dual", "x", "*", "one", "of", "with", "per", "vs", "or", "and", "can",
+                "could", "will", "would", "does", "do", "is", "are"}
+# Words after a number that make it a figure, not a card ("4090 tokens", "3090 GB"); "tokens/s" is a rate
+_FIGURE_UNITS = {"tokens", "token", "tok", "toks", "ctx", "context", "b", "k", "m", "gb", "mb", "gib", "tb", "params",
+                 "parameters", "steps", "users", "sequences", "requests", "ms", "seconds", "days", "words", "layers"}
 
 # Nouns a count can have, and the role each gives it.
 COUNT_NOUNS: dict[str, tuple[str, ...]] = {
@@ -510,9 +518,10 @@ def tag(question: str) -> Reading:
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)
-    tags = _phrase_tags(doc, names, kinds)
+    tags = [t for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
     covered = {i for t in tags for i in range(t.start, t.end)}
     tags += _name_tags(doc, covered)
+    tags += _consumer_cards(doc, {i for t in tags for i in range(t.start, t.end)})
     # a figure's unit may also be a cue word ("30 days", "50 flop/byte"): the figure wins that word
     named = {i for t in tags if t.label != "CUE" for i in range(t.start, t.end)}
     cue_spans = [(t.start, t.end) for t in tags if t.label == "CUE"]
@@ -743,6 +752,40 @@ def _name_tags(doc: Doc, covered: set[int]) -> list[Tag]:
             i = found.end
         else:
             i += 1
+    return tags
+
+
+def _unit_follows(doc: Doc, i: int) -> bool:
+    """Token i is a unit or noun that makes the number before it a figure ("4090 tokens", not "4090 tokens/s")."""
+    if i >= len(doc) or doc[i].lower_ not in _FIGURE_UNITS:
+        return False
+    return not (i + 1 < len(doc) and doc[i + 1].text == "/")
+
+
+def _figure_not_card(doc: Doc, t: Tag) -> bool:
+    """A registry alias that is a bare number ("4090") followed by a unit is a figure: "at 4090 tokens"."""
+    return t.label == "GPU" and t.text.isdigit() and _unit_follows(doc, t.end)
+
+
+def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
+    """'on a 3090', 'two 4090s', '8x 5090': a bare GeForce number where a GPU is named, read as that RTX card
+    (or as an unknown GPU when the registry lacks it), never left to become the default H100."""
+    tags = []
+    for t in doc:
+        if t.i in covered or not _CONSUMER_NUMBER.match(t.text):
+            continue
+        before = doc[t.i - 1] if t.i else None
+        after = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        counted = before is not None and (before.lower_ in _BEFORE_CARD or before._.value is not None)
+        if not counted or _unit_follows(doc, t.i + 1):
+            continue
+        end = t.i + 2 if after is not None and after.lower_ in ("ti", "super") else t.i + 1
+        typed = doc[t.i:end].text
+        spec = find_gpu(f"rtx {typed}")
+        if spec is not None:
+            tags.append(Tag("GPU", spec.id, t.i, end, typed, note=f"“{typed}” read as {spec.name}"))
+        else:
+            tags.append(Tag("UNKNOWN_GPU", "gpu", t.i, end, f"RTX {typed}"))
     return tags
 
 
