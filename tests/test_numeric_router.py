@@ -333,6 +333,8 @@ def test_every_figure_is_bound_or_said():
     routed = _route("kv cache of llama 3.1 8b at 32k context, batch 4, on 3 racks")
     assert routed.inputs["context"] == 32768 and routed.inputs["batch"] == 4
     assert "“3” was not used in this calculation" in routed.assumed
+    beside = _route("llama 3.1 8b tokens per second on 910b")  # a size beside a named model
+    assert beside.inputs["model"] == "llama-3.1-8b" and "“910b” was not used in this calculation" in beside.assumed
 
 
 def test_a_follow_up_keeps_the_collective():

@@ -198,6 +198,7 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
         elif t.key == "size_name":
             used.add(id(t))
             if "model" in v:
+                s.unused.append(t)  # "on 910b" beside a named model: said, not silently dropped
                 continue
             spec = _model_of_size(t.value)
             if spec is not None:
