@@ -8,6 +8,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -95,7 +96,12 @@ class Corpus:
 
     def document(self, kind: str, doc_id: str) -> Document | None:
         """The document of this kind with this id (ids are unique within a kind)."""
-        return next((d for d in self.documents if d.kind == kind and d.id == doc_id), None)
+        return self._index.get((kind, doc_id))
+
+    @cached_property
+    def _index(self) -> dict[tuple[str, str], Document]:
+        """(kind, id) → document, built on the first lookup (after `load_corpus` filled `documents`)."""
+        return {(d.kind, d.id): d for d in reversed(self.documents)}  # reversed: the first of a duplicate wins
 
     def url(self, doc: Document, anchor: str = "") -> str:
         path = f"{self.base_url}/{KIND_DIRS.get(doc.kind, doc.kind)}/{doc.id}"

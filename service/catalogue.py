@@ -71,13 +71,10 @@ class Catalogue:
         """The second retrieval tier: the concept and source pages an article links to (that exist)."""
         return self._linked[article_id]
 
-    @cached_property
-    def _concepts(self) -> dict[str, tuple[str, str]]:
-        return {d.id: (d.title, self.corpus.url(d)) for d in self.corpus.of_kind("concept")}
-
     def concept(self, concept_id: str) -> tuple[str, str] | None:
-        """(title, url) of a concept page, if it exists (a dict: every calculator answer links its formula page)."""
-        return self._concepts.get(concept_id)
+        """(title, url) of a concept page, if it exists."""
+        doc = self.corpus.document("concept", concept_id)
+        return (doc.title, self.corpus.url(doc)) if doc else None
 
     def texts(self) -> list[str]:
         return [s.text for d in self.corpus.documents for s in d.sections]

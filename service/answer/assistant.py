@@ -32,7 +32,7 @@ from .models import AskRequest, AskResponse, Citation, Route, Suggestion
 from .prose import FORMULA_PAGES, calculation_answer, closest_sections, not_covered
 from .learned import LinearModel, load_model
 from .reading import Reader, Reading
-from .retrieve import Retrieved, Retriever
+from .retrieve import Retriever
 from .spelling import Speller
 from .route import tagger
 from .route.followup import standalone_question
@@ -58,7 +58,6 @@ class Prepared:
     suggestions: list[Suggestion] = field(default_factory=list)
     support: float | None = None  # the best support retrieval found (None when it did not run)
     reading: Reading | None = None  # the question as retrieval read it (typos fixed, "it" resolved)
-    ranking: Retrieved | None = None  # retrieval's full result: candidates and features (evals and training read it)
     quotes: list[Quote] = field(default_factory=list)  # the scored sentences of the best passages
     confidence: float | None = None  # the judge's confidence that the site answers the question
     timings: dict[str, float] = field(default_factory=dict)
@@ -78,8 +77,9 @@ class Assistant:
         self.settings = settings
         self.searcher = searcher
         self.catalogue = catalogue
-        weights = TermWeights(catalogue.texts())
-        speller = Speller(catalogue.texts() + [d.title for d in catalogue.corpus.documents])
+        texts = catalogue.texts()
+        weights = TermWeights(texts)
+        speller = Speller(texts + [d.title for d in catalogue.corpus.documents])
         self.reader = Reader(speller, catalogue.subjects())
         self.retriever = Retriever(searcher, catalogue, weights, speller.english, settings.top_k,
                                    settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"))
@@ -138,7 +138,7 @@ class Assistant:
             retrieved = self.retriever.retrieve(reading, self.searcher.query(reading.text), request.article, mode)
             prepared.quotes = self.composer.candidates(reading, retrieved.hits)
             verdict = self.judge.decide(reading, retrieved, prepared.quotes)
-        prepared.support, prepared.retrieved, prepared.ranking = retrieved.support, retrieved.hits, retrieved
+        prepared.support, prepared.retrieved = retrieved.support, retrieved.hits
         prepared.confidence = verdict.confidence
         if verdict.supported:
             prepared.scope, prepared.hits = verdict.scope, retrieved.hits

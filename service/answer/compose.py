@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ingest.index import Hit
 
+from .features import REFERENCE_SECTIONS
 from .learned import LinearModel
 from .markers import MARKER
 from .models import Citation
@@ -34,7 +35,6 @@ PASSAGES = 4  # the best passages an answer is drawn from
 # probability (tuned on dev: answer_facts 0.577 at 0.6 → 0.631, median 68 words), 0.6 of the rule's score.
 EXTRA_SHARE, RULE_EXTRA_SHARE = 0.3, 0.6
 MAX_WORDS = 80
-_REFERENCE_SECTIONS = frozenset({"sources", "references", "further reading"})
 _NUMBER = re.compile(r"\d")
 _DEFINES = re.compile(r"^(?:\S+\s+){0,8}?(?:is|are|means|refers to|stands for|short for|is called|are called)\b|\(\s*[A-Z][A-Za-z0-9-]+\s*\)")
 _NAME = re.compile(r"(?:\b(?:by|from|at|of)\s+|\s)[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|et al\.?))|\b[A-Z]{2,}\s+\d{4}\b|\bet al\b")
@@ -164,7 +164,7 @@ class ExtractiveComposer:
                     "first": float(unit.index == 0), "position": unit.index / max(len(passage_units), 1),
                     "words": min(unit.words, 80) / 80, "is_item": float(unit.item_of is not None),
                     "is_leadin": float(unit.leads is not None),
-                    "is_refs": float(p.section.strip().lower() in _REFERENCE_SECTIONS),
+                    "is_refs": float(p.section.strip().lower() in REFERENCE_SECTIONS),
                     **cues, "kind_match": cues.get(_KIND_CUE.get(reading.kind, ""), 0.0),
                     "sides_covered": float(sum(self.weights.coverage(s, unit_terms) >= 0.5 for s in sides)),
                     "mentions_subject": float(bool(subject & unit_terms)),

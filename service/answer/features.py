@@ -33,7 +33,7 @@ _NOW = re.compile(r"\b(today|tonight|right now|currently|this (?:week|month|year
                   r"latest|as of now|at the moment|nowadays)\b", re.IGNORECASE)
 _PRICE = re.compile(r"\b(price[sd]?|pricing|cost[s]?|charg(?:e|es|ing)|rent(?:al)?|tariff|valued?|valuation|revenue|"
                     r"stock|salary|cheap(?:est)?|buy|\$)\b", re.IGNORECASE)
-_REFERENCE_SECTIONS = frozenset({"sources", "references", "further reading"})
+REFERENCE_SECTIONS = frozenset({"sources", "references", "further reading"})  # lists of sources, not explanations
 
 
 @dataclass
@@ -82,7 +82,7 @@ def passage_features(reading: Reading, candidates: list[Candidate], weights: Ter
             "linked": float((p.kind, p.doc_id) in linked),
             "is_article": float(p.kind == "article"), "is_concept": float(p.kind == "concept"),
             "is_source": float(p.kind == "source"),
-            "is_lead": float(not p.section), "is_refs": float(p.section.strip().lower() in _REFERENCE_SECTIONS),
+            "is_lead": float(not p.section), "is_refs": float(p.section.strip().lower() in REFERENCE_SECTIONS),
             "subject_added": float(reading.subject_added), "n_terms": n_terms,
         })
     best_cos = max((r["cos"] for r in rows), default=0.0)

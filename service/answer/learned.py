@@ -20,6 +20,11 @@ import numpy as np
 LEARNED_DIR = Path(__file__).parent / "learned"
 
 
+def _matrix(rows: list[dict[str, float]], features: list[str]) -> np.ndarray:
+    """Rows of named features → the model's columns, in its order (a feature a row lacks is 0)."""
+    return np.array([[row.get(f, 0.0) for f in features] for row in rows], dtype=np.float64)
+
+
 @dataclass
 class LinearModel:
     name: str
@@ -37,7 +42,7 @@ class LinearModel:
     def probabilities(self, rows: list[dict[str, float]]) -> np.ndarray:
         if not rows:
             return np.zeros(0)
-        x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], dtype=np.float64)
+        x = _matrix(rows, self.features)
         z = ((x - self._mean) / self._scale) @ self._w + self.bias
         return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
 
@@ -80,8 +85,7 @@ class TreeModel:
     def probabilities(self, rows: list[dict[str, float]]) -> np.ndarray:
         if not rows:
             return np.zeros(0)
-        x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], dtype=np.float64)
-        return self.booster.predict(x)
+        return self.booster.predict(_matrix(rows, self.features))
 
     def save(self, directory: Path = LEARNED_DIR) -> Path:
         directory.mkdir(parents=True, exist_ok=True)

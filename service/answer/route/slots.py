@@ -92,7 +92,7 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
         if known_models and not re.search(r"\d", t.text):
             continue  # "meta-llama/Llama-3.1-8B": the bare family word beside a known name
         s.unknown_model = s.unknown_model or t.text
-    for i, t in enumerate(r.of("GPU")):
+    for t in r.of("GPU"):
         if "gpu" not in v:
             v["gpu"] = t.key
             s.note(t.note)
@@ -196,10 +196,9 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
             v.setdefault("params", int(round(t.value)))
             used.add(id(t))
         elif t.key == "size_name":
-            used.add(id(t))
             if "model" in v:
-                s.unused.append(t)  # "on 910b" beside a named model: said, not silently dropped
-                continue
+                continue  # "on 910b" beside a named model: left unused, so it is said, not dropped
+            used.add(id(t))
             spec = _model_of_size(t.value)
             if spec is not None:
                 v["model"] = spec.id

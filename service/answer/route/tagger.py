@@ -486,6 +486,11 @@ def _pipeline():
     return nlp, names, kinds, numbers, _typo_vocabulary()
 
 
+@lru_cache(maxsize=1)
+def _known_words() -> frozenset[str]:
+    return frozenset(_typo_vocabulary())
+
+
 def _typo_vocabulary() -> list[str]:
     words = set(_FAMILIES)
     for phrases in (*CUES.values(), *OPS.values()):
@@ -612,7 +617,7 @@ def _words_value(words: list[str]) -> float | None:
 
 def _mend_typos(doc: Doc, vocabulary: list[str]) -> None:
     """A misspelt domain word gets its intended spelling as its NORM (same first letter, ≥ 85% alike)."""
-    known = set(vocabulary)
+    known = _known_words()
     for t in doc:
         word = t.lower_
         if len(word) < 5 or not t.is_alpha or word in known:
