@@ -31,6 +31,7 @@ def _tokens(name: str) -> list[str]:
     return [t for t in _TOKEN.findall(name) if t not in _FILLER]
 
 
+@lru_cache(maxsize=4096)  # the router asks for the same few names' keys in every question
 def name_key(name: str) -> str:
     """Spelling-insensitive key: 'Meta-Llama-3.1-70B-Instruct' -> 'llama3.170b'."""
     return "".join(_tokens(name))

@@ -42,6 +42,9 @@ class Settings(IndexSettings):
                                                 "salt per process (hashes cannot be linked across restarts or replicas).")
     question_log_queue: int = Field(10_000, ge=1, description="Log rows waiting for the background writer at most; "
                                     "past it a row is dropped (counted), never waited for.")
+    question_log_flush_s: float = Field(1.0, ge=0, le=60, description="Log rows gather this long after the first "
+                                        "before one transaction writes them all (0 = write each batch at once); "
+                                        "shutdown writes what is queued.")
     question_log_lock_timeout_s: float = Field(5.0, gt=0, description="How long a log write waits for a locked "
                                                "database before that batch is dropped (counted).")
     insights_low_support_margin: float = Field(0.08, ge=0, description="A retrieval answer whose best support is "

@@ -292,6 +292,7 @@ class _Settings:
     question_log_retention_days = 90
     question_log_salt = None
     question_log_queue = 100
+    question_log_flush_s = 0.2
     question_log_lock_timeout_s = 1.0
 
 
@@ -470,6 +471,31 @@ def test_the_writer_batches_skips_a_duplicate_answer_id_and_flushes_at_close(tmp
     assert [r["answer_id"] for r in rows] == ["dup-1", "other-2"]
     assert rows[0]["cited"] == ["kv-cache#a"] and rows[0]["support"] == 0.61 and rows[0]["standalone"] is None
     assert _counter("question_log_dropped_total", 'reason="error"') - before == 1
+
+
+def test_answers_arriving_together_are_one_transaction_and_flush_does_not_wait_the_interval(tmp_path):
+    """A busy service writes its log once per QUESTION_LOG_FLUSH_S, not once per answer (a write per answer
+    took the GIL from the next request); flush() and close() still write at once."""
+    from types import SimpleNamespace
+
+    settings = _Settings()
+    settings.question_log_flush_s = 30.0  # longer than the test: only a flush can get the rows written in time
+    log = QuestionLog(default_url(tmp_path), settings)
+    inserts = []
+    event.listen(log.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: inserts.append(1) if statement.startswith("INSERT") else None)
+    log.start()
+    prepared = SimpleNamespace(question="q", support=None)
+    for i in range(25):
+        log.record_answer(client="api", article=None, question=f"q{i}", prepared=prepared, latency_ms=1.0,
+                          response={"answer_id": f"burst-{i}", "route": "no_answer", "answer": "-", "citations": []})
+        time.sleep(0.005)  # spread over >0.1 s: a writer without the interval would commit many times
+    started = time.perf_counter()
+    assert log.flush(10)
+    assert time.perf_counter() - started < 5
+    assert log.count() == 25
+    assert len(inserts) == 1
+    log.close()
 
 
 def _counter(name: str, labels: str) -> float:

@@ -630,6 +630,7 @@ def _mend_typos(doc: Doc, vocabulary: list[str]) -> None:
             t.norm_ = hit[0]
 
 
+@lru_cache(maxsize=1024)
 def _reading_note(label: str, typed: str, entry_id: str) -> str:
     """'“llama 3.3 70b” read as Llama 3.1 70B' when the typed name is not the entry's own."""
     from calculators.registry import name_key
