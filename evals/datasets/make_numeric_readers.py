@@ -568,6 +568,32 @@ how do i pick tp=8 pp=4 for 405b | retrieval | topology
 what's the point of 128k context if kv is huge | retrieval | units
 explain the 1 GB all-reduce 3.9 ms example | retrieval | collective_new
 why do people say a 7b model needs 14gb | retrieval | units
+what does the 8x7b in mixtral 8x7b mean, is it 56b params | retrieval | intent
+why does tp=8 line up with llama 3.1 70b's 8 kv heads | retrieval | topology
+why does tensor parallelism need two all-reduces per layer in the forward pass | retrieval | topology
+does a 32k-token prompt mostly hurt time to first token or time per output token | retrieval | intent
+deepseek v3 took 2.788M h800 hours for 14.8T tokens, how is that only 33% mfu | retrieval | training
+why do spec sheets print h100 flops with 2:4 sparsity | retrieval | units
+would 128-token kv blocks in vllm waste more memory than 16-token ones | retrieval | intent
+why is a fused softmax in triton 4x cheaper in bytes | retrieval | units
+why does gpt-oss keep only the experts in mxfp4 and attention in bf16 | retrieval | units
+why do llama 3 405b runs only reach 38-43% mfu | retrieval | training
+is nvlink 5's 1.8 TB/s counted both directions together | retrieval | units
+why does a gb200 nvl72 put 72 gpus in one nvlink domain | retrieval | topology
+with a 10k token system prompt reused by every request, why does prefix caching help ttft so much | retrieval | intent
+how does expert parallelism cope with only 8 of 256 experts firing per token | retrieval | topology
+how did meta's 16,384 h100 llama 3 run deal with hardware failures | retrieval | training
+how does gpudirect storage speed up reloading a 112 GB checkpoint after a failure | retrieval | training
+why does a ring all-reduce pay 2(n-1) latency steps on a big ring | retrieval | collective_new
+why does moe training need two all-to-alls per layer in the forward pass | retrieval | collective_new
+mi300x power draw, is it really 750 w | retrieval | non_nvidia
+tpu v4 pods of 4096 chips, how do the optical switches rewire the torus | retrieval | non_nvidia
+llama 3.1 405b's mmlu score compared with gpt-4o | no_answer | intent | the corpus reports no benchmark scores
+how loud is a dgx h100 in decibels | no_answer | units
+what psu wattage do i need for two rtx 5090s | no_answer | alias
+how many tokens per second does chatgpt serve worldwide | no_answer | intent
+write me a cuda kernel for a 4096x4096 fp16 gemm | no_answer | units
+will nvidia release an h300 in 2027 | no_answer | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -581,10 +607,10 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
                          35: "mooncake", 20: "paged-attention", 30: "continuous-batching", 33: "gpudirect", 34: "vast-weka-netapp"}
 
 
-# The first hand-written batch was numbered calculated-then-unknown (nr-h-001…113, then nr-h-114…123).
-# Entries appended to either list later are numbered after it (the later calculated ones, then the later
-# unknown ones), so a new batch never moves an existing id (the dev/test split is kept by id).
-FIRST_BATCH = {"calculated": 113, "unknown": 10}
+# Hand-written items are numbered batch by batch, each batch's calculated entries then its unknown ones, so a
+# new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
+# the order the entries were appended to reader_numeric_questions.yaml:
+BATCHES = [(113, 10), (114, 20), (112, 16)]
 
 
 def hand_written() -> list[dict]:
@@ -597,9 +623,12 @@ def hand_written() -> list[dict]:
         question, kind, name, style = entry
         return unknown_item(f"nr-h-{n:03d}", question, kind, name, style)
 
-    c, u = FIRST_BATCH["calculated"], FIRST_BATCH["unknown"]
-    ordered = ([(calc, e) for e in HAND[:c]] + [(unknown, e) for e in HAND_UNKNOWN[:u]]
-               + [(calc, e) for e in HAND[c:]] + [(unknown, e) for e in HAND_UNKNOWN[u:]])
+    assert (sum(c for c, _ in BATCHES), sum(u for _, u in BATCHES)) == (len(HAND), len(HAND_UNKNOWN)), \
+        "a new batch of hand-written entries needs its (calculated, unknown) sizes appended to BATCHES"
+    ordered, c0, u0 = [], 0, 0
+    for c, u in BATCHES:
+        ordered += [(calc, e) for e in HAND[c0:c0 + c]] + [(unknown, e) for e in HAND_UNKNOWN[u0:u0 + u]]
+        c0, u0 = c0 + c, u0 + u
     return [make(n, entry) for n, (make, entry) in enumerate(ordered, 1)]
 
 
