@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from calculators import calculate
 from service.answer.route.numeric import NumericRequest, UnknownName, route_numeric
@@ -55,9 +56,18 @@ class Checked:
         return self.silently_replaced or any(self.scores.get(key) == 0.0 for _, key in _METRICS)
 
 
+@lru_cache(maxsize=1)
+def _subjects() -> dict[str, str]:
+    """What "it" means on each article's page, as the assistant reads it (service/catalogue.py)."""
+    from service.catalogue import Catalogue
+    from service.settings import Settings
+
+    return Catalogue.load(Settings().corpus_dir).subjects()
+
+
 def check(item) -> Checked:
     """Route one item, run its calculator, score it as the eval run would."""
-    routed, error = route_numeric(item.question), None
+    routed, error = route_numeric(item.question, subject=_subjects().get(item.article or "")), None
     calculation = None
     if isinstance(routed, UnknownName):
         answer = Answer(item.id, "router", "calculator", answer=routed.message)

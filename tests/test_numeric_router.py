@@ -370,3 +370,40 @@ def test_a_bare_card_number_is_a_card_only_where_a_gpu_can_stand():
     assert figure.inputs["context"] == 4090 and "gpu" not in figure.inputs
     assert _route("all-reduce 2 GB over 2080 ranks on ndr").inputs["ranks"] == 2080
     assert route_numeric("what is the p99 ttft of a serving fleet") is None  # a percentile, not a Tesla P100
+
+
+def test_training_memory_binds_sequence_micro_batch_and_recomputation():
+    routed = _route("activation memory for llama 3.1 8b training, seq 2048, micro batch 4, no recompute")
+    assert routed.inputs | {"context": 2048, "batch": 4, "recompute": "none"} == routed.inputs
+    assert routed.inputs["primary"] == "activation_bytes"
+    assert not any("not used" in note for note in routed.assumed)
+    fewest = _route("how many h100s minimum to fine-tune llama 3.1 8b with zero-3, mbs 1, seq 4096, full recompute")
+    assert fewest.inputs["primary"] == "min_gpus" and fewest.inputs["recompute"] == "full"
+
+
+def test_word_numbers_joined_by_and():
+    assert _route("weights of a three hundred and forty billion param model in bf16").inputs["params"] == 340e9
+
+
+def test_a_latency_per_step_is_the_collectives_alpha():
+    routed = _route("all-gather 32 MB over 16 gpus on nvlink with 8 us latency per step")
+    assert routed.inputs["alpha_s"] == 8e-6
+    assert _route("all-gather 32 MB over 16 gpus on nvlink").inputs.get("alpha_s") is None
+
+
+def test_cue_words_readers_use_for_quantities():
+    assert _route("deepseek v3 latent cache bytes/token in bf16").calculator == "kv_cache"
+    assert _route("h200 flat compute roof, bf16").inputs["primary"] == "peak_flops"
+    count = _route("qwen2.5 72b bf16 across a100 80gb cards, gpu count?")
+    assert count.calculator == "memory" and count.inputs["primary"] == "min_gpus"
+
+
+def test_radeon_cards_are_unknown_not_the_default():
+    assert isinstance(route_numeric("rx 6800 xt, mistral 7b int4, does it fit?"), UnknownGpu)
+
+
+def test_it_on_the_kv_cache_page_is_the_kv_cache():
+    question = "ok so how big does it get for llama 3.1 70b at 32k"
+    on_page = route_numeric(question, subject="the KV cache")
+    assert on_page.calculator == "kv_cache"
+    assert route_numeric(question, subject="continuous batching").calculator == "memory"

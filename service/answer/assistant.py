@@ -118,7 +118,8 @@ class Assistant:
         (a calculation the question also wants explained rides along)."""
         prepared = Prepared(answer_id=str(uuid.uuid4()), route="retrieval", question=question)
         with timed(prepared.timings, "route"):
-            numeric = route_numeric(request.question, previous_calculation(request.history))
+            subject = self.reader.subjects.get(request.article or "")  # what "it" means on the reader's page
+            numeric = route_numeric(request.question, previous_calculation(request.history), subject)
             if numeric is None and question != request.question:
                 numeric = route_numeric(question)
             calculation = self._calculate(numeric) if isinstance(numeric, NumericRequest) else None

@@ -111,7 +111,9 @@ _GPU_NOUNS = set(COUNT_NOUNS["gpus"])
 
 
 def _how_many_gpus(r: Reading) -> bool:
-    """'how many H200s', 'how many GPUs', 'minimum number of MI300Xs', '405b fp8 how many h200'."""
+    """'how many H200s', 'how many GPUs', 'minimum number of MI300Xs', '405b fp8 how many h200', 'card count?'."""
+    if r.has("gpu_count"):
+        return True
     for cue in r.of("CUE", "how_many"):
         nxt = [t for t in r.tags if t.start >= cue.end and t.start - cue.end <= 1]
         if any(t.label in ("GPU", "UNKNOWN_GPU") for t in nxt):
@@ -146,7 +148,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     v = s.values
     if "op" in v or (r.has("busbw", "algbw") and any(k in v for k in ("bandwidth", "busbw", "algbw"))):
         return "collective"
-    if r.has("ridge", "intensity", "attainable") or "intensity" in v or (
+    if r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth") or "intensity" in v or (
             r.has("compute_bound") and not _has_model(s)):
         return "roofline"
     train = r.has("train")
@@ -194,6 +196,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "checkpoint_bytes"
         if r.has("activations") and not r.has("no_activations"):
             return "activation_bytes"
+        if _how_many_gpus(r):
+            return "min_gpus"
         return "training_state_bytes"
     if calculator == "memory":
         if _how_many_gpus(r):
@@ -248,6 +252,10 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "time_s"
         return None
     if calculator == "roofline":
+        if r.has("peak_flops") and not r.has("ridge"):
+            return "peak_flops"
+        if r.has("peak_bandwidth") and not r.has("ridge"):
+            return "bandwidth"
         if r.has("ridge") or "intensity" not in inputs:
             return "ridge_point"
         return "attainable_flops"
@@ -338,6 +346,12 @@ def _memory(out: _Inputs, training: bool) -> None:
             out.set("dp", v["dp"])
         else:
             out.set("gpus", _gpus(out))
+        # the activations' sequence length, micro-batch and recomputation, when the question gives them
+        _context(out, loose_ok=r.has("context"))
+        out.set("batch", v.get("batch"))
+        recompute = r.cue("recompute_full", "recompute_none", "recompute_selective")
+        if recompute is not None:
+            out.set("recompute", recompute.key.split("_")[1])
     else:
         out.set("gpus", _gpus(out))
         _context(out, loose_ok=r.has("kv", "context"))
@@ -397,6 +411,9 @@ def _collective(out: _Inputs, _: bool) -> None:
         out.set("ranks", ranks)
         out.set("link", v.get("link") or v.get("inter_link"))
         out.set("bandwidth", v.get("bandwidth"))
+    latency = [t for t in r.of("QUANTITY", "seconds") if r.has("latency", "alpha")]
+    if latency:  # "with 5 us latency per step": the per-step latency α, instead of the link's
+        out.set("alpha_s", latency[0].value)
     out.set("gpu", v.get("gpu"))
     out.set("busbw", v.get("busbw"))
     out.set("algbw", v.get("algbw"))
@@ -448,9 +465,12 @@ def _state_the_rest(out: _Inputs) -> None:
 # --- the router --------------------------------------------------------------------------------------------
 
 
-def route_numeric(question: str, previous: NumericRequest | None = None) -> NumericRequest | UnknownName | None:
-    """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval)."""
+def route_numeric(question: str, previous: NumericRequest | None = None,
+                  subject: str | None = None) -> NumericRequest | UnknownName | None:
+    """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
+    `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
     r = tag(question)
+    _page_subject(r, question, subject)
     s = bind(r)
     if previous is not None and _is_followup(question, r, s):
         return _follow_up(r, s, previous)
@@ -465,6 +485,20 @@ def route_numeric(question: str, previous: NumericRequest | None = None) -> Nume
     if s.unknown_gpu:
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
     return _request(out.calculator, out.values, out.notes, _conceptual(r))
+
+
+_IT = re.compile(r"\b(?:it|its|it's|this|that)\b", re.IGNORECASE)
+_QUANTITY_SUBJECTS = ("kv",)  # page subjects that are a quantity a calculator computes
+
+
+def _page_subject(r: Reading, question: str, subject: str | None) -> None:
+    """On a page whose subject is a computed quantity, "it" is that quantity: "so how big does it get for
+    llama 3.1 405b at 128k" on the KV-cache page asks for the KV cache (a cue added at the question's end)."""
+    if not subject or not _IT.search(question) or r.has(*_QUANTITY_SUBJECTS):
+        return
+    for t in tag(subject).tags:
+        if t.label == "CUE" and t.key in _QUANTITY_SUBJECTS:
+            r.tags.append(Tag("CUE", t.key, len(r.words), len(r.words), subject))
 
 
 @lru_cache(maxsize=256)

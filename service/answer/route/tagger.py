@@ -138,9 +138,11 @@ CUES: dict[str, tuple[str, ...]] = {
     "release": ("release format", "as released", "released", "release precision", "native precision"),
     # kv cache
     "kv": ("kv", "kv cache", "kv-cache", "kvcache", "key value cache", "key-value cache", "kv memory",
-           "reservation", "reserve", "kv size"),
+           "reservation", "reserve", "kv size", "latent cache", "mla cache", "latent kv", "kv latent",
+           "compressed kv"),
     "per_token": ("per token", "each token", "each extra token", "per-token", "a token", "every token",
-                  "per additional token", "each new token"),
+                  "per additional token", "each new token", "bytes/token", "bytes per token", "b/token",
+                  "per tok", "/token"),
     "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
                     "beyond the sliding window", "once past", "past window", "outside the window"),
     # decode
@@ -170,6 +172,13 @@ CUES: dict[str, tuple[str, ...]] = {
                        "ignore activations", "not counting activations", "activations aside", "minus activations"),
     "activations": ("activations", "activation memory", "activation"),
     "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size"),
+    # activation recomputation (memory in training mode)
+    "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
+                       "recompute everything", "recompute all layers", "full activation recomputation"),
+    "recompute_none": ("no recompute", "no recomputation", "without recompute", "without recomputation",
+                       "no activation checkpointing", "without activation checkpointing", "no checkpointing"),
+    "recompute_selective": ("selective recompute", "selective recomputation", "selective checkpointing",
+                            "selective activation checkpointing", "selective activation recomputation"),
     "training_state": ("training state", "model state", "model states", "optimizer state", "optimiser state",
                        "adam state", "optimizer memory", "state per gpu", "training memory", "states"),
     "state": ("state",),
@@ -190,15 +199,24 @@ CUES: dict[str, tuple[str, ...]] = {
     "grads": ("gradients", "grads", "gradient", "grad"),
     "nic": ("nic", "nics", "port", "ports", "per gpu", "hca", "rail", "rails"),
     "between": ("between",),
+    "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "startup latency", "launch latency"),
     "root": ("root", "rank 0", "to one rank"),
     # roofline
     "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate",
               "flop per byte needed", "flops per byte needed", "balance point", "machine balance"),
     "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte"),
+    "peak_flops": ("compute roof", "flat roof", "flat compute roof", "peak flops", "peak flop/s", "peak compute",
+                   "peak tflops", "compute ceiling", "flops roof", "compute peak"),
+    "peak_bandwidth": ("memory roof", "bandwidth roof", "slanted roof", "sloped roof", "memory ceiling",
+                       "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s"),
     # number labels
-    "batch": ("batch", "batch size", "concurrency", "concurrent", "batched"),
+    "batch": ("batch", "batch size", "concurrency", "concurrent", "batched", "micro batch", "micro-batch",
+              "microbatch", "mbs", "micro batch size", "micro-batch size"),
+    "gpu_count": ("card count", "gpu count", "device count", "cards needed", "gpus needed", "number of cards",
+                  "number of gpus", "how many cards", "how many of them"),
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
+                "seq", "seq length", "seq_len",
                 "sequence len", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
     "each": ("each", "per node", "per server", "per box", "in each", "apiece", "per host"),
     "tp": ("tp", "tensor parallel", "tensor parallelism", "tensor-parallel", "tensor parallel degree",
@@ -281,6 +299,7 @@ _NAME_SUFFIXES = {
     "instruct", "chat", "base", "moe", "turbo", "flash", "lite", "r", "nemo", "air", "max", "preview", "it", "hf",
     "oss", "distill", "vl", "math", "code", "sonnet", "opus", "haiku", "ironwood", "trillium", "sxm", "pcie", "nvl",
     "v", "x", "b", "e", "p", "a", "m", "k", "t", "s", "g", "xs", "se", "ti", "super", "o", "reasoning", "thinking",
+    "xtx", "xt", "gre",
 }
 _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
     r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{3}[a-z]*|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
@@ -288,7 +307,7 @@ _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
     r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
     r"p(?:100|40|4|6)|k(?:80|40|20|10)|m(?:60|40|10)|(?:titan|jetson|ascend)\w*)s?$"  # older Teslas; not p50/p99
 )
-_GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "instinct",
+_GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct",
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend")
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
@@ -322,6 +341,8 @@ _PARAM_WORDS = ("param", "params", "parameter", "parameters", "model", "models",
                 "transformer", "weights")
 _DURATIONS = {"day": 1.0, "days": 1.0, "week": 7.0, "weeks": 7.0, "month": 30.0, "months": 30.0,
               "hour": 1 / 24, "hours": 1 / 24, "h": 1 / 24}
+_SECONDS = {"ms": 1e-3, "milliseconds": 1e-3, "µs": 1e-6, "us": 1e-6, "microseconds": 1e-6, "ns": 1e-9,
+            "nanoseconds": 1e-9, "minutes": 60.0, "min": 60.0, "mins": 60.0}
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion", "dozen", "couple", "pair", "single"}
 _WORD_NUMBERS = set(w2n.american_number_system) - {"zero", "point"} | {"trillion", "dozen", "couple", "pair",
                                                                       "single", "a"}
@@ -461,7 +482,7 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
         ],
         "QUANTITY/days": [[num, joiner, {"NORM": {"IN": list(_DURATIONS)}}]],
         "QUANTITY/seconds": [[num, {"NORM": {"IN": ["ms", "s", "sec", "secs", "seconds", "µs", "us", "milliseconds",
-                                                  "minutes", "min", "mins"]}}]],
+                                                  "microseconds", "ns", "nanoseconds", "minutes", "min", "mins"]}}]],
         **{f"COUNT/{noun}": [[num, joiner, pattern], [num, {"NORM": {"IN": ["concurrent", "parallel", "simultaneous",
                                                                              "active", "separate", "different",
                                                                              "total"]}}, pattern]]
@@ -572,11 +593,11 @@ def _merge_number_words(doc: Doc) -> None:
             i += 1
             continue
         while j < len(doc) and (doc[j].lower_ in _WORD_NUMBERS - {"a"} or (doc[j].text in _JOINERS and j > i)
-                                or (j == i and doc[j].lower_ == "a")):
+                                or (j == i and doc[j].lower_ == "a") or _and_inside_number(doc, i, j)):
             j += 1
         while j > i and (doc[j - 1].text in _JOINERS or doc[j - 1].lower_ == "a"):
             j -= 1
-        value = _words_value([w.lower_ for w in doc[i:j] if w.text not in _JOINERS]) if j > i else None
+        value = _words_value([w.lower_ for w in doc[i:j] if w.text not in _JOINERS and w.lower_ != "and"]) if j > i else None
         if value is not None:
             runs.append((i, j, value))
             i = j
@@ -590,6 +611,12 @@ def _merge_number_words(doc: Doc) -> None:
         # after merging, the run is one token at the position the earlier merges left it
         shift = sum(e - s - 1 for s, e, _ in runs if e <= start)
         doc[start - shift]._.value = value
+
+
+def _and_inside_number(doc: Doc, i: int, j: int) -> bool:
+    """'four hundred and five': the 'and' after a hundred, between two number words, is part of the number."""
+    return (j > i and doc[j].lower_ == "and" and doc[j - 1].lower_ in _SCALE_WORDS and j + 1 < len(doc)
+            and doc[j + 1].lower_ in _WORD_NUMBERS - {"a"})
 
 
 def _words_value(words: list[str]) -> float | None:
@@ -707,7 +734,7 @@ def _quantity(span: Span) -> Tag | None:
     elif kind == "days":
         value = number * _DURATIONS[words[0]]
     elif kind == "seconds":
-        value = number
+        value = float(f"{number * _SECONDS.get(words[0], 1.0):.12g}")  # 5 us is 5e-06 s, not 4.9999…e-06
     return Tag("QUANTITY", kind, span.start, span.end, span.text, value, unit)
 
 
