@@ -61,6 +61,8 @@ def validate(name: str, inputs: dict | BaseModel) -> CalcInputs:
     if name not in INPUT_MODELS:
         raise UnknownCalculator(f"unknown calculator {name!r}; known: {', '.join(CALCULATOR_NAMES)}")
     model = INPUT_MODELS[name]
+    if type(inputs) is model:  # validated already (the router's request): defaults filled, assumptions said
+        return inputs
     if isinstance(inputs, BaseModel):
         inputs = inputs.model_dump(exclude_unset=True)
     return model.model_validate(inputs)

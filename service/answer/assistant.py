@@ -154,7 +154,7 @@ class Assistant:
     def _calculate(numeric: NumericRequest) -> Calculation | None:
         """Run the calculator the router chose; inputs it refuses send the question to retrieval (logged, counted)."""
         try:
-            return calculate(numeric.calculator, numeric.inputs)
+            return calculate(numeric.calculator, numeric.validated or numeric.inputs)
         except (ValidationError, ValueError) as exc:
             log.info("calculator %s refused %s: %s", numeric.calculator, numeric.inputs, str(exc).splitlines()[0])
             metrics.record_calculator_refused(numeric.calculator)

@@ -42,6 +42,8 @@ class NumericRequest:
     inputs: dict[str, Any]
     assumed: list[str] = field(default_factory=list)
     explain: bool = False
+    # the inputs as the calculator validated them while routing: calculating from them skips a second validation
+    validated: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -512,7 +514,7 @@ def _request(calculator: str, inputs: dict, notes: list[str], explain: bool) -> 
         validated = validate(calculator, inputs)
     except ValidationError:
         return None
-    return NumericRequest(calculator, inputs, [*notes, *validated.assumed], explain)
+    return NumericRequest(calculator, inputs, [*notes, *validated.assumed], explain, validated)
 
 
 def _is_followup(question: str, r: Reading, s: Slots) -> bool:

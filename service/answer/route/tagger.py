@@ -66,8 +66,17 @@ from spacy.matcher import Matcher  # noqa: E402
 from spacy.tokens import Doc, Span, Token  # noqa: E402
 from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
 
-if not Token.has_extension("value"):
-    Token.set_extension("value", default=None)  # the number a token stands for
+
+
+# The number a token stands for, kept in its doc's user_data by character offset (merging a run of number words
+# keeps the first word's offset). A Token extension (`token._.value`) did the same at several times the cost.
+def _value(t: Token) -> float | None:
+    return t.doc.user_data.get(("value", t.idx))
+
+
+def _set_value(t: Token, value: float) -> None:
+    t.doc.user_data[("value", t.idx)] = value
+
 
 _INFIXES = (
     r"(?<=[a-zA-Z])(?=[0-9])", r"(?<=[0-9])(?=[a-zA-Z])",  # 80GB, h100, 8x7b, 128k
@@ -580,13 +589,13 @@ def _merge_number_words(doc: Doc) -> None:
         t = doc[i]
         if t.like_num and t.text[:1].isdigit():
             try:
-                t._.value = float(t.text.replace(",", ""))
+                _set_value(t, float(t.text.replace(",", "")))
             except ValueError:
                 pass
             i += 1
             continue
         j = i
-        if t.lower_ in _SCALE_WORDS and i and doc[i - 1]._.value is not None and doc[i - 1].text[:1].isdigit():
+        if t.lower_ in _SCALE_WORDS and i and _value(doc[i - 1]) is not None and doc[i - 1].text[:1].isdigit():
             i += 1  # "15 trillion tokens": the word is the number's multiplier
             continue
         if t.lower_ == "a" and not (i + 1 < len(doc) and doc[i + 1].lower_ in _SCALE_WORDS):
@@ -610,7 +619,7 @@ def _merge_number_words(doc: Doc) -> None:
     for start, end, value in reversed(runs):
         # after merging, the run is one token at the position the earlier merges left it
         shift = sum(e - s - 1 for s, e, _ in runs if e <= start)
-        doc[start - shift]._.value = value
+        _set_value(doc[start - shift], value)
 
 
 def _and_inside_number(doc: Doc, i: int, j: int) -> bool:
@@ -675,8 +684,8 @@ def _number_tags(doc: Doc, matcher: Matcher, covered: set[int], cues: list[tuple
     A figure may swallow a cue word whole ("30 days") but not cut one in half ("15 tokens per second").
     """
     for t in doc:
-        if t.i not in covered and t._.value is not None:
-            t.norm_ = _BIG if t._.value >= 1e6 else _NUM
+        if t.i not in covered and _value(t) is not None:
+            t.norm_ = _BIG if _value(t) >= 1e6 else _NUM
     spans = []
     for match_id, start, end in matcher(doc):
         if any(i in covered for i in range(start, end)):
@@ -693,14 +702,14 @@ def _number_tags(doc: Doc, matcher: Matcher, covered: set[int], cues: list[tuple
             taken.update(range(span.start, span.end))
     in_cue = {i for a, b in cues for i in range(a, b)}
     for t in doc:
-        if t._.value is not None and t.i not in covered and t.i not in taken and t.i not in in_cue:
-            tags.append(Tag("NUMBER", "number", t.i, t.i + 1, t.text, t._.value))
+        if _value(t) is not None and t.i not in covered and t.i not in taken and t.i not in in_cue:
+            tags.append(Tag("NUMBER", "number", t.i, t.i + 1, t.text, _value(t)))
     return tags
 
 
 def _quantity(span: Span) -> Tag | None:
     label, kind = span.label_.split("/")
-    number = span[0]._.value
+    number = _value(span[0])
     words = [t.norm_ for t in span[1:] if t.text not in _JOINERS]
     texts = [t.text for t in span[1:] if t.text not in _JOINERS]
     unit = " ".join(texts)
@@ -809,7 +818,7 @@ def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
             continue
         before = doc[t.i - 1] if t.i else None
         after = doc[t.i + 1] if t.i + 1 < len(doc) else None
-        counted = before is not None and (before.lower_ in _BEFORE_CARD or before._.value is not None)
+        counted = before is not None and (before.lower_ in _BEFORE_CARD or _value(before) is not None)
         if not counted or _unit_follows(doc, t.i + 1):
             continue
         end = t.i + 2 if after is not None and after.lower_ in ("ti", "super") else t.i + 1
