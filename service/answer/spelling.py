@@ -3,7 +3,7 @@
 SymSpell (symspellpy) holds every word of the corpus with its frequency. A word of the question is
 corrected only when it is neither a corpus word nor an English word (symspellpy's own English frequency
 list): "recipe" or "haiku" are real words the site happens not to use — they are evidence that a question
-is off-topic and must stay as typed — while "bandwith" is neither, and becomes "bandwidth".
+is off-topic and must stay as typed — while "bandwith" is neither, and becomes "bandwidth". A correction keeps the typed word's first letter.
 """
 from __future__ import annotations
 
@@ -57,6 +57,9 @@ class Speller:
             return typed
         distance = 1 if len(word) <= 5 else 2
         found = self.symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance, transfer_casing=False)
+        # a slip rarely hits the first letter; a "correction" that changes it turns names the site never uses
+        # into words it does (dev: "ollama" → "llama", "vram" → "dram", "dubble" → "bubble", "reqs" → "seqs")
+        found = [s for s in found if s.term[0] == word[0]]
         if not found:
             return typed
         in_context = lambda s: (before, s.term) in self.pairs or (s.term, after) in self.pairs  # noqa: E731
