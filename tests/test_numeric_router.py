@@ -407,3 +407,44 @@ def test_it_on_the_kv_cache_page_is_the_kv_cache():
     on_page = route_numeric(question, subject="the KV cache")
     assert on_page.calculator == "kv_cache"
     assert route_numeric(question, subject="continuous batching").calculator == "memory"
+
+
+def test_a_label_written_against_its_number_takes_it():
+    routed = _route("batch=8 ctx=32768, 8x h100 running llama 3.1 70b bf16 - speed each user sees")
+    assert (routed.inputs["batch"], routed.inputs["context"], routed.inputs["gpus"]) == (8, 32768, 8)
+    assert _route("all to all algbw=70GB/s nranks=16 busbw?").inputs["ranks"] == 16
+
+
+def test_nodes_named_by_their_gpu_and_a_collective_with_no_op_named():
+    routed = _route("16 b300 nodes (8 each) on roce 800: hierarchical allreduce time for 1 GB")
+    assert (routed.inputs["nodes"], routed.inputs["gpus_per_node"], routed.inputs["gpu"]) == (16, 8, "b300")
+    redo = _route("redo the 14 GB one on 16 ranks over xdr")
+    assert redo.calculator == "collective" and redo.inputs["ranks"] == 16
+    assert "all-reduce assumed (no collective named)" in redo.assumed
+
+
+def test_a_question_naming_no_calculator_on_the_kv_cache_page_is_its_kv_cache():
+    routed = route_numeric("and the same 32 x 8192 for mistral 7b", subject="the KV cache")
+    assert routed.calculator == "kv_cache" and (routed.inputs["batch"], routed.inputs["context"]) == (32, 8192)
+    assert route_numeric("and the same 32 x 8192 for mistral 7b") is None  # elsewhere it asks nothing computable
+    assert route_numeric("llama 3.1 8b bf16 weights", subject="the KV cache").calculator == "memory"
+
+
+@pytest.mark.parametrize(("question", "slot", "value"), [
+    ("all-gather half a gigabyte across eight gpus on nvlink", "size", 500_000_000),
+    ("kv cache of llama 3.1 8b for half a million tokens", "context", 500_000),
+])
+def test_half_a(question, slot, value):
+    assert _route(question).inputs[slot] == value
+
+
+def test_slang_fit_questions_and_a_card_number_opening_the_question():
+    assert _route("one h200 enuf for llama 3.1 70b fp8 + 16 users at 4k? (bf16 kv)").inputs["primary"] == "free_bytes"
+    routed = _route("5090 - can it do mistral 7b bf16 w/ 32k contex")
+    assert routed.inputs["gpu"] == "rtx-5090" and routed.inputs["context"] == 32768
+
+
+def test_systems_and_phones_are_never_the_default_h100():
+    assert isinstance(route_numeric("can a dgx spark hold llama 3.1 70b in fp8"), UnknownGpu)
+    assert _route("8 gpus in a dgx h100, all-reduce 1 GB").inputs["gpu"] == "h100-sxm"
+    assert route_numeric("can i run llama 3.1 8b on my iphone 15 pro") is None

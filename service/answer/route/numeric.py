@@ -150,6 +150,9 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     v = s.values
     if "op" in v or (r.has("busbw", "algbw") and any(k in v for k in ("bandwidth", "busbw", "algbw"))):
         return "collective"
+    if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
+            and not _has_model(s)):
+        return "collective"  # "redo the 14 GB one on 16 ranks over xdr": bytes over ranks and a link, no op named
     if r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth") or "intensity" in v or (
             r.has("compute_bound") and not _has_model(s)):
         return "roofline"
@@ -472,13 +475,15 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
     r = tag(question)
-    _page_subject(r, question, subject)
+    _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
     if previous is not None and _is_followup(question, r, s):
         return _follow_up(r, s, previous)
     if not _asks_for_a_number(r, s):
         return None
     calculator = _calculator(r, s)
+    if calculator is None and _page_subject(r, subject):  # on the KV-cache page "qwen 72b at 128k" is its KV cache
+        calculator = _calculator(r, s)
     if calculator is None:
         return None
     out = _inputs(calculator, r, s)
@@ -493,14 +498,15 @@ _IT = re.compile(r"\b(?:it|its|it's|this|that)\b", re.IGNORECASE)
 _QUANTITY_SUBJECTS = ("kv",)  # page subjects that are a quantity a calculator computes
 
 
-def _page_subject(r: Reading, question: str, subject: str | None) -> None:
-    """On a page whose subject is a computed quantity, "it" is that quantity: "so how big does it get for
-    llama 3.1 405b at 128k" on the KV-cache page asks for the KV cache (a cue added at the question's end)."""
-    if not subject or not _IT.search(question) or r.has(*_QUANTITY_SUBJECTS):
-        return
-    for t in tag(subject).tags:
-        if t.label == "CUE" and t.key in _QUANTITY_SUBJECTS:
-            r.tags.append(Tag("CUE", t.key, len(r.words), len(r.words), subject))
+def _page_subject(r: Reading, subject: str | None, pronoun: bool = True) -> bool:
+    """On a page whose subject is a computed quantity, the question is about that quantity: "it" in "so how big
+    does it get for llama 3.1 405b at 128k", or a question that names no calculator ("qwen 72b at 128k, one
+    request") on the KV-cache page. Adds the subject's cue at the question's end; True when it did."""
+    if not subject or not pronoun or r.has(*_QUANTITY_SUBJECTS):
+        return False
+    cues = [t for t in tag(subject).tags if t.label == "CUE" and t.key in _QUANTITY_SUBJECTS]
+    r.tags += [Tag("CUE", t.key, len(r.words), len(r.words), subject) for t in cues]
+    return bool(cues)
 
 
 @lru_cache(maxsize=256)

@@ -23,7 +23,7 @@ from typing import Any
 from calculators.registry import links, models
 from calculators.units import fmt_int
 
-from .tagger import WEAK_OPS, Reading, Tag
+from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 
 # Words that may sit between a label and its number without breaking the link ("context of 16384").
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
@@ -31,6 +31,7 @@ _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "si
 _LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks",
                 "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
+_NODE_NOUNS = set(COUNT_NOUNS["nodes"])
 _PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
 # "<size> per step": still the size of one collective call, not a rate
 _PER_CALL = {"step", "iteration", "iter", "call", "op", "message", "microbatch", "micro", "layer"}
@@ -154,6 +155,15 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
         after = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used and name.end < len(r.words)
                  and r.words[name.end] in ("x", "*") and t.start == name.end + 1]
         count = (before or after or [None])[0]
+        if count is not None and before and name.end < len(r.words) and r.words[name.end] in _NODE_NOUNS:
+            used.add(id(count))  # "16 b300 nodes (8 each)": nodes of that GPU, and the GPUs in each
+            s.values.setdefault("nodes", int(count.value))
+            each = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.end < len(r.words)
+                         and r.words[t.end] in ("each", "apiece")), None)
+            if each is not None:
+                used.add(id(each))
+                s.values.setdefault("gpus_per_node", int(each.value))
+            continue
         if count is not None:
             used.add(id(count))
             nodes = _nodes_times(r, count, used) if before else None
@@ -296,17 +306,22 @@ def _per_node(r: Reading, t: Tag) -> bool:
 def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     """A number without a unit takes the role of the label next to it; labels are used once."""
     v = s.values
+    _sequences_times_tokens(r, s, used)
     # a label right after a figure with a unit already has its figure ("4k context 32 batch")
     taken = {id(c) for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES
              and any(f.end == c.start for f in r.tags if f.label in ("QUANTITY", "COUNT"))}
+    claimed: set[int] = set()  # labels a number took here
     for t in r.of("NUMBER"):
         if id(t) in used:
             continue
-        label = _nearest_label(r, t, tuple(_LABEL_ROLES), limit=1, exclude=taken)
+        # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer
+        label = next((c for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES and c.end == t.start - 1
+                      and r.words[c.end] in ("=", ":") and id(c) not in claimed), None)
+        label = label or _nearest_label(r, t, tuple(_LABEL_ROLES), limit=1, exclude=taken | claimed)
         if label is None:
             s.loose.append(t)
             continue
-        taken.add(id(label))
+        claimed.add(id(label))
         used.add(id(t))
         role = _LABEL_ROLES[label.key]
         if role == "context":
@@ -317,6 +332,19 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
             v.setdefault(role, t.value)
         else:
             v.setdefault(role, int(t.value))
+
+
+def _sequences_times_tokens(r: Reading, s: Slots, used: set[int]) -> None:
+    """'32 x 8192' with no GPU after it: 32 sequences of 8,192 tokens (the site writes batches this way)."""
+    numbers = [t for t in r.of("NUMBER") if id(t) not in used]
+    for a, b in zip(numbers, numbers[1:]):
+        if (b.start == a.end + 1 and r.words[a.end] in ("x", "×", "*") and 1 <= a.value <= 4096
+                and b.value >= 128 and "batch" not in s.values and not s.token_counts):
+            used.update((id(a), id(b)))
+            s.values["batch"] = int(a.value)
+            s.token_counts.append(Tag("QUANTITY", "tokens_labelled", b.start, b.end, b.text, b.value))
+            s.note(f"“{a.text} x {b.text}” read as {fmt_int(a.value)} sequences × {fmt_int(b.value)} tokens")
+            return
 
 
 def _topology(s: Slots) -> None:

@@ -139,8 +139,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "weights": ("weights", "weight", "weights size"),
     "size": ("size", "sizes", "sized", "big", "large"),
     "fit": ("fit", "fits", "fitting", "hold", "holds", "load", "loads", "loading", "host"),
-    "run": ("run", "runs", "serve", "serving", "deploy"),
-    "enough": ("enough", "sufficient"),
+    "run": ("run", "runs", "serve", "serving", "deploy", "can it do", "handle", "handles", "can it handle"),
+    "enough": ("enough", "sufficient", "enuf", "enogh", "enought", "big enough"),
     "left": ("left", "free", "remaining", "headroom", "spare", "left over", "leftover"),
     "need": ("need", "needs", "needed", "require", "requires", "required", "take", "takes"),
     "binary_unit": ("gib", "in gib", "gibibytes", "mib", "tib", "in mib", "in tib"),
@@ -216,7 +216,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte"),
     "peak_flops": ("compute roof", "flat roof", "flat compute roof", "peak flops", "peak flop/s", "peak compute",
                    "peak tflops", "compute ceiling", "flops roof", "compute peak"),
-    "peak_bandwidth": ("memory roof", "bandwidth roof", "slanted roof", "sloped roof", "memory ceiling",
+    "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof", "slanted roof", "sloped roof", "memory ceiling",
                        "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s"),
     # number labels
@@ -276,7 +276,9 @@ CUES: dict[str, tuple[str, ...]] = {
                 "more requests", "how many requests", "how many sequences", "how many users", "sequences fit",
                 "users fit", "requests fit", "times faster", "x faster", "speedup", "speed-up", "improvement",
                 "reduction", "saving", "savings", "save", "saves", "saved", "waste", "wasted", "fragmentation",
-                "percent of", "share of", "fraction of", "utilization of", "overhead", "bubble"),
+                "percent of", "share of", "fraction of", "utilization of", "overhead", "bubble",
+                "iphone", "ipad", "android", "smartphone", "phone", "laptop", "macbook", "raspberry pi", "mac mini",
+                "mac studio", "chromebook"),
 }
 # Words that are not names even when a number follows them ("batch 32", "tp 8", "over 8 gpus").
 _NOT_NAMES = {
@@ -308,7 +310,7 @@ _NAME_SUFFIXES = {
     "instruct", "chat", "base", "moe", "turbo", "flash", "lite", "r", "nemo", "air", "max", "preview", "it", "hf",
     "oss", "distill", "vl", "math", "code", "sonnet", "opus", "haiku", "ironwood", "trillium", "sxm", "pcie", "nvl",
     "v", "x", "b", "e", "p", "a", "m", "k", "t", "s", "g", "xs", "se", "ti", "super", "o", "reasoning", "thinking",
-    "xtx", "xt", "gre",
+    "xtx", "xt", "gre", "spark", "station",
 }
 _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
     r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{3}[a-z]*|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
@@ -316,7 +318,7 @@ _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
     r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
     r"p(?:100|40|4|6)|k(?:80|40|20|10)|m(?:60|40|10)|(?:titan|jetson|ascend)\w*)s?$"  # older Teslas; not p50/p99
 )
-_GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct",
+_GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct", "dgx",
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend")
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
@@ -373,7 +375,8 @@ OPS: dict[str, tuple[str, ...]] = {
                    "allgathers", "all-gathered"),
     "reduce_scatter": ("reduce-scatter", "reducescatter", "reduce scatter", "reduce_scatter", "reduce-scatters",
                        "reduce-scattering"),
-    "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv"),
+    "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv", "all-to-al", "all to al",
+                   "alltoal"),
     "broadcast": ("broadcast", "broadcasts", "broadcasting", "bcast"),
     "reduce": ("reduce", "reduces", "reduction to root"),
     "send_recv": ("send/recv", "sendrecv", "send recv", "send-recv", "p2p", "point-to-point", "point to point",
@@ -595,6 +598,12 @@ def _merge_number_words(doc: Doc) -> None:
             i += 1
             continue
         j = i
+        if t.lower_ == "half" and i + 1 < len(doc) and doc[i + 1].lower_ in ("a", "an"):
+            scale = _words_value([doc[i + 2].lower_]) if i + 2 < len(doc) and doc[i + 2].lower_ in _SCALE_WORDS else None
+            end = i + 3 if scale else i + 2
+            runs.append((i, end, 0.5 * (scale or 1.0)))  # "half a gigabyte", "half a million tokens"
+            i = end
+            continue
         if t.lower_ in _SCALE_WORDS and i and _value(doc[i - 1]) is not None and doc[i - 1].text[:1].isdigit():
             i += 1  # "15 trillion tokens": the word is the number's multiplier
             continue
@@ -818,7 +827,8 @@ def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
             continue
         before = doc[t.i - 1] if t.i else None
         after = doc[t.i + 1] if t.i + 1 < len(doc) else None
-        counted = before is not None and (before.lower_ in _BEFORE_CARD or _value(before) is not None)
+        counted = (before is None and after is not None and after.text in ("-", ":", ",")) or (
+            before is not None and (before.lower_ in _BEFORE_CARD or _value(before) is not None))
         if not counted or _unit_follows(doc, t.i + 1):
             continue
         end = t.i + 2 if after is not None and after.lower_ in ("ti", "super") else t.i + 1
