@@ -228,6 +228,13 @@ def test_topology_is_nodes_times_gpus_and_the_model_is_said():
     "all-reduce 1 GB over 8 a6000s",  # a plural
     "llama 3.1 8b decode on a jetson orin",
     "decode speed of llama 3.1 8b on two ascend 910b",
+    "llama 3.1 8b tokens per second on vera rubin",  # parts, systems and processors outside the registry
+    "all-reduce 1 GB over 8 rubins",
+    "can an mi50 run llama 3.1 8b in int4",
+    "llama 3.1 8b tokens per second on a v100 32gb",
+    "is an m2 ultra enough for mistral 7b bf16",
+    "decode speed of llama 3.1 8b on two sn40l",
+    "can a cpu run llama 3.1 70b in fp8",
 ])
 def test_unknown_hardware_is_never_the_default_h100(question):
     routed = route_numeric(question)

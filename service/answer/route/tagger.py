@@ -313,12 +313,15 @@ _NAME_SUFFIXES = {
     "xtx", "xt", "gre", "spark", "station",
 }
 _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
-    r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{3}[a-z]*|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
+    r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{2,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
+    r"91\d[a-z]|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
     r"(?:rtx|gtx|geforce|quadro|radeon|rx)(?:pro)?[a-z]?\d{3,4}[a-z]*|tpuv?\d+[a-z]*(?:ironwood|lite)?|"
     r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
     r"p(?:100|40|4|6)|k(?:80|40|20|10)|m(?:60|40|10)|(?:titan|jetson|ascend)\w*)s?$"  # older Teslas; not p50/p99
 )
 _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct", "dgx",
+              "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
+              "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend")
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
@@ -901,6 +904,7 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
         return None  # "command", "opt", "seed" alone are words, not model names
     if family is not None or _family_typo(first):
         return Tag("UNKNOWN_MODEL", "model", i, j, typed)
+    j = next((end for end in range(j, i, -1) if _gpu_shaped(doc, i, end)), j)  # "v100 32gb": the V100
     if _gpu_shaped(doc, i, j):
         if j - i > 2 and doc[j - 1].lower_ == "s" and doc[j - 2].text[:1].isdigit():
             j -= 1  # "H800s": the plural is not part of the name
@@ -919,7 +923,8 @@ def _gpu_word_typo(word: str) -> bool:
 
 def _gpu_shaped(doc: Doc, i: int, j: int) -> bool:
     """'V100', 'T4', 'A10G', 'H800', 'MI400', 'TPU v4', 'inferentia2': a code written like an accelerator's."""
-    if doc[i].lower_ in _GPU_WORDS:
+    word = doc[i].lower_
+    if word in _GPU_WORDS or (word.endswith("s") and word[:-1] in _GPU_WORDS):  # "8 rubins"
         return True
     if j - i < 2 or doc[i].whitespace_:
         return False  # the letters must be glued to the number ("a 100 MB" is not an A100)
