@@ -1,6 +1,7 @@
 """Does the site answer this question at all? The judge that decides between an answer and "not covered".
 
-The trained classifier (`learned/answerable.json`, a logistic regression) reads the question against what
+The trained classifier (`learned/answerable.json`: a logistic regression and LightGBM trees, their
+probabilities averaged) reads the question against what
 retrieval and the composer found: how well the best passages and the best sentence match it, how many of its
 rarer words they miss, how many of its words the site never uses ("pastry", "pbtxt"), whether it asks about
 now or prices, which the site does not track. Its threshold was chosen on dev to refuse as many
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compose import Quote
-from .learned import LinearModel
+from .learned import BlendedModel, LinearModel
 from .reading import Reading
 from .retrieve import Retrieved
 
@@ -40,7 +41,7 @@ def judge_features(retrieved: Retrieved, quotes: list[Quote]) -> dict[str, float
 
 
 class Judge:
-    def __init__(self, threshold: float, model: LinearModel | None = None):
+    def __init__(self, threshold: float, model: BlendedModel | LinearModel | None = None):
         self.threshold, self.model = threshold, model
 
     def decide(self, reading: Reading, retrieved: Retrieved, quotes: list[Quote]) -> Verdict:

@@ -30,7 +30,7 @@ from .generate import EXTRACTIVE, ChatClient, Generation, condense_messages
 from .markers import pieces
 from .models import AskRequest, AskResponse, Citation, Route, Suggestion
 from .prose import FORMULA_PAGES, calculation_answer, closest_sections, not_covered
-from .learned import LinearModel, load_model
+from .learned import load_model
 from .reading import Reader, Reading
 from .retrieve import Retriever
 from .spelling import Speller
@@ -84,7 +84,7 @@ class Assistant:
         self.retriever = Retriever(searcher, catalogue, weights, speller.english, settings.top_k,
                                    settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"))
         self.composer = ExtractiveComposer(weights, settings.answer_sentences, load_model("sentence_ranker"))
-        self.judge = Judge(settings.support_threshold, LinearModel.load("answerable"))
+        self.judge = Judge(settings.support_threshold, load_model("answerable"))
         tagger.warm()  # the numeric tagger's spaCy pipeline, built now rather than on a reader's first question
         self.llm = (ChatClient(settings.llm_base_url, settings.llm_model or "default", settings.llm_api_key,
                                settings.llm_timeout_s, settings.llm_max_tokens) if settings.llm_base_url else None)

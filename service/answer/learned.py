@@ -6,6 +6,8 @@ questions in evals/training/) and saves them beside this file, in `learned/`:
   means, scales, weights, the decision threshold chosen on dev). Scoring is a dot product in numpy.
 - `TreeModel` — a LightGBM model (the passage ranker: gradient-boosted trees, lambdarank) as LightGBM's
   own text format, with a JSON beside it naming its features and how it was trained.
+- `BlendedModel` — the mean of other models' probabilities with one threshold (the judge: its logistic
+  regression and its trees, which err on different questions), as a JSON naming its members.
 Both load offline and are a few kilobytes to a few hundred.
 """
 from __future__ import annotations
@@ -65,7 +67,7 @@ class LinearModel:
         if not path.exists():
             return None
         raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.get("kind") == "lightgbm":
+        if raw.get("kind") in ("lightgbm", "blend"):
             return None
         model = cls(**raw)
         if not all(math.isfinite(v) for v in (*model.weights, model.bias)) or len(model.features) != len(model.weights):
@@ -113,6 +115,44 @@ class TreeModel:
         return cls(meta["name"], meta["features"], booster, meta.get("notes", {}))
 
 
-def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeModel | None":
+@dataclass
+class BlendedModel:
+    """The mean of its members' probabilities; `threshold` is on that mean."""
+
+    name: str
+    members: list
+    threshold: float = 0.5
+    notes: dict = field(default_factory=dict)
+
+    def probabilities(self, rows: list[dict[str, float]]) -> np.ndarray:
+        return np.mean([m.probabilities(rows) for m in self.members], axis=0) if rows else np.zeros(0)
+
+    def probability(self, row: dict[str, float]) -> float:
+        return float(self.probabilities([row])[0])
+
+    def save(self, directory: Path = LEARNED_DIR) -> Path:
+        for member in self.members:
+            member.save(directory)
+        meta = {"kind": "blend", "name": self.name, "members": [m.name for m in self.members],
+                "threshold": self.threshold, "notes": self.notes}
+        path = directory / f"{self.name}.json"
+        path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, name: str, directory: Path = LEARNED_DIR) -> "BlendedModel | None":
+        path = directory / f"{name}.json"
+        if not path.exists():
+            return None
+        meta = json.loads(path.read_text(encoding="utf-8"))
+        if meta.get("kind") != "blend":
+            return None
+        members = [load_model(member, directory) for member in meta["members"]]
+        if any(m is None for m in members):
+            raise ValueError(f"{path} names a member model that is missing: {meta['members']}")
+        return cls(meta["name"], members, float(meta["threshold"]), meta.get("notes", {}))
+
+
+def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeModel | BlendedModel | None":
     """The trained model of that name, whichever kind it is; None when none has been trained."""
-    return TreeModel.load(name, directory) or LinearModel.load(name, directory)
+    return BlendedModel.load(name, directory) or TreeModel.load(name, directory) or LinearModel.load(name, directory)
