@@ -62,6 +62,9 @@ class ModelConfig(BaseModel):
         if self.num_key_value_heads is None:
             self.num_key_value_heads = self.num_attention_heads
         if self.head_dim is None:
+            if self.hidden_size < self.num_attention_heads:
+                raise ValueError(f"hidden_size ({self.hidden_size}) is smaller than num_attention_heads "
+                                 f"({self.num_attention_heads}): give head_dim")
             self.head_dim = self.hidden_size // self.num_attention_heads
         if self.num_experts and not self.num_experts_per_tok:
             raise ValueError("num_experts_per_tok is required for a mixture-of-experts model")

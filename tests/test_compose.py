@@ -66,3 +66,14 @@ def test_a_sentence_with_bracketed_numbers_is_never_quoted_as_if_they_were_citat
         "How does the online softmax handle scores in the second key block?", [worked])
     assert "[1, 3]" not in answer and "running maximum" in answer
     assert {n for _, n in markers(answer)} == {c.n for c in citations} == {1}
+
+
+def test_what_a_question_contrasts_with_is_not_what_it_asks():
+    from service.answer.compose import asked_terms
+    from service.answer.terms import terms
+
+    question = "Why is the KV cache exact rather than an approximation?"
+    assert asked_terms(question) == terms("Why is the KV cache exact")
+    assert asked_terms("When does NCCL use a tree instead of a ring?") == terms("When does NCCL use a tree")
+    assert asked_terms("what is the kv cache") == terms("what is the kv cache")
+    assert asked_terms("rather than what?") == terms("rather than what?")  # nothing left: the question as asked

@@ -39,6 +39,7 @@ _NUMBER = re.compile(r"\d")
 _DEFINES = re.compile(r"^(?:\S+\s+){0,8}?(?:is|are|means|refers to|stands for|short for|is called|are called)\b|\(\s*[A-Z][A-Za-z0-9-]+\s*\)")
 _NAME = re.compile(r"(?:\b(?:by|from|at|of)\s+|\s)[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|et al\.?))|\b[A-Z]{2,}\s+\d{4}\b|\bet al\b")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_CONTRAST = re.compile(r"\b(?:rather than|instead of)\s+([^?.!,;]+)", re.IGNORECASE)
 # A sentence about the page itself ("This page shows…", "as above", "next sections") answers nothing.
 _META = re.compile(r"\b(this (?:page|article|section|guide)|the (?:next|previous) sections?|as (?:above|below)|"
                    r"(?:see|covered) (?:above|below)|in this (?:page|article))\b", re.I)
@@ -117,7 +118,7 @@ class ExtractiveComposer:
             if best is not None:
                 chosen.append(best)
         if not reading.one_line:
-            asked = terms(reading.corrected)
+            asked = asked_terms(reading.corrected)
             while len(chosen) < self.max_sentences:
                 covered = frozenset().union(*(q.terms for q in chosen))
                 new = lambda q: self.weights.coverage(asked - covered, q.terms) if asked - covered else 0.0  # noqa: E731
@@ -131,7 +132,7 @@ class ExtractiveComposer:
 
     def candidates(self, reading: Reading, hits: list[Hit]) -> list[Quote]:
         """Every unit of the best passages, with its features and score."""
-        asked = terms(reading.corrected)
+        asked = asked_terms(reading.corrected)
         searched = terms(reading.text)
         subject = frozenset(searched - asked)
         rare = frozenset(t for t in asked if self.weights.weight(t) >= _RARE_WEIGHT * self.weights.unseen)
@@ -186,6 +187,17 @@ class ExtractiveComposer:
     def _repeats(quote: Quote, chosen: list[Quote]) -> bool:
         """Says again what a chosen quote says: the same units of the same passage, or nearly the same words."""
         return any((quote.hit is q.hit and quote.covers & q.covers) or _similar(quote.terms, q.terms) for q in chosen)
+
+
+def asked_terms(question: str) -> frozenset[int]:
+    """The question's terms, less those of what it contrasts with: "why is the KV cache exact rather than an
+    approximation" asks about exactness, and a sentence about approximations does not answer it."""
+    asked = terms(question)
+    contrast = _CONTRAST.search(question)
+    if contrast is None:
+        return asked
+    main = asked - terms(contrast.group(0))  # "rather than an approximation", its connective included
+    return main or asked
 
 
 def _names_first(text: str, wanted: frozenset[int]) -> float:
