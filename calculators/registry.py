@@ -212,6 +212,8 @@ def find_model_fuzzy(name: str) -> ModelSpec | None:
 _AMBIGUOUS_MODELS = {
     "mixtral": ("mixtral-8x7b", "'Mixtral' read as Mixtral 8x7B (Mixtral 8x22B is the other one)"),
     "mixtralinstruct": ("mixtral-8x7b", "'Mixtral' read as Mixtral 8x7B (Mixtral 8x22B is the other one)"),
+    # V3 and R1 share one architecture, so every calculation is the same whichever was meant
+    "deepseek": ("deepseek-v3", "'DeepSeek' read as DeepSeek-V3 (DeepSeek-R1 has the same architecture)"),
 }
 
 

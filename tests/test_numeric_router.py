@@ -455,3 +455,27 @@ def test_systems_and_phones_are_never_the_default_h100():
     assert isinstance(route_numeric("can a dgx spark hold llama 3.1 70b in fp8"), UnknownGpu)
     assert _route("8 gpus in a dgx h100, all-reduce 1 GB").inputs["gpu"] == "h100-sxm"
     assert route_numeric("can i run llama 3.1 8b on my iphone 15 pro") is None
+
+
+def test_fifth_batch_readings():
+    assert _route("a one point five billion param model at fp32, weights").inputs["params"] == 1_500_000_000
+    assert _route("a pair of h200s, llama 3.1 405b int4, 8k context with bf16 kv - fits?").inputs["gpus"] == 2
+    hsdp = _route("hsdp with 32-gpu shard groups over 512 gpus, llama 3.1 405b, state per gpu").inputs
+    assert (hsdp["shard_group"], hsdp["gpus"], hsdp["fsdp"]) == (32, 512, "hybrid")
+    flat = _route("all-reduce 2 GB, 4 x 8 gpus, 50 GB/s nics: flat ring time? and the two-level one?").inputs
+    assert (flat["nodes"], flat["gpus_per_node"], flat["primary"]) == (4, 8, "flat_ring_time_s")
+    measured = _route("busbw for a 4-gpu all gather measuring 240GB/s algbw").inputs
+    assert measured["algbw"] == 240e9 and measured["primary"] == "busbw"
+    hours = _route("gpu-hours? qwen2.5 72b, 18T, mi300x, forty percent mfu").inputs
+    assert (hours["tokens"], hours["mfu"], hours["primary"]) == (18e12, 0.4, "gpu_hours")
+    assert _route("what would 12T tokens through an 8b model cost in h100 gpu-hours, assuming 42% mfu").calculator == "training"
+    assert _route("b200 dense bf16 peak, the flat part of the roofline").inputs["primary"] == "peak_flops"
+    deepseek = _route("deepseek at 32k for 4 users, total kv in fp8")
+    assert deepseek.inputs["model"] == "deepseek-v3" and any("DeepSeek-R1" in a for a in deepseek.assumed)
+
+
+def test_a_letter_glued_to_a_known_part_is_another_part():
+    assert isinstance(route_numeric("mi300a, llama 3.1 70b fp8 - fits?"), UnknownGpu)
+    assert _route("can an mi300 run llama 3.1 70b fp8").inputs["gpu"] == "mi300x"
+    assert _route("tokens/s llama 3.1 8b on 8 h100s").inputs["gpu"] == "h100-sxm"  # a plural is the same part
+    assert isinstance(route_numeric("snowflake arctic kv cache per token"), UnknownModel)

@@ -85,7 +85,9 @@ def _is_conceptual(r: Reading) -> bool:
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
-    if r.has("outside") or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
+    # "cost in h100 gpu-hours" asks for GPU-hours, not money
+    outside = [c for c in r.of("CUE", "outside") if not (c.text.lower() in ("cost", "costs") and _gpu_hours(r))]
+    if outside or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
         return False  # two models or parts named: a comparison, not one calculation
@@ -153,7 +155,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
             and not _has_model(s)):
         return "collective"  # "redo the 14 GB one on 16 ranks over xdr": bytes over ranks and a link, no op named
-    if r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth") or "intensity" in v or (
+    if r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth", "roofline") or "intensity" in v or (
             r.has("compute_bound") and not _has_model(s)):
         return "roofline"
     train = r.has("train")
@@ -243,7 +245,10 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return s.asked
         if inputs.get("busbw") or inputs.get("algbw"):
             return s.asked if s.asked and s.asked not in inputs else ("algbw" if "busbw" in inputs else "busbw")
-        if inputs.get("algorithm") == "hierarchical" and r.has("two_level"):
+        flat, two_level = r.cue("flat"), r.cue("two_level")
+        if flat is not None and two_level is not None and flat.start < two_level.start and inputs.get("nodes"):
+            return "flat_ring_time_s"  # "flat ring time? and the two-level one?": the first one asked
+        if inputs.get("algorithm") == "hierarchical" and two_level is not None:
             return "hierarchical_time_s"
         return "time_s"
     if calculator == "training":
@@ -257,7 +262,7 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "time_s"
         return None
     if calculator == "roofline":
-        if r.has("peak_flops") and not r.has("ridge"):
+        if (r.has("peak_flops") or (r.has("roofline") and {"peak", "flat"} & set(r.words))) and not r.has("ridge"):
             return "peak_flops"
         if r.has("peak_bandwidth") and not r.has("ridge"):
             return "bandwidth"
@@ -351,6 +356,7 @@ def _memory(out: _Inputs, training: bool) -> None:
             out.set("dp", v["dp"])
         else:
             out.set("gpus", _gpus(out))
+        out.set("shard_group", v.get("shard_group"))
         # the activations' sequence length, micro-batch and recomputation, when the question gives them
         _context(out, loose_ok=r.has("context"))
         out.set("batch", v.get("batch"))

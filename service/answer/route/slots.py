@@ -151,7 +151,7 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
     """'8 H100s', 'two H200s', 'a single RTX 4090', 'H100 x 8', '8x H100': the number of GPUs."""
     for name in r.of("GPU") + r.of("UNKNOWN_GPU"):
         before = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used
-                  and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in ("x", "*")))]
+                  and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in ("x", "*", "of")))]
         after = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used and name.end < len(r.words)
                  and r.words[name.end] in ("x", "*") and t.start == name.end + 1]
         count = (before or after or [None])[0]
@@ -206,6 +206,10 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
             v.setdefault("params", int(round(t.value)))
             used.add(id(t))
         elif t.key == "size_name":
+            if "model" in v and t.value >= 1e12 and not any(m.end == t.start for m in r.of("MODEL")):
+                s.token_counts.append(t)  # "qwen2.5 72b, 18T, mi300x": a named model's trillions are its tokens
+                used.add(id(t))
+                continue
             if "model" in v:
                 continue  # "on 910b" beside a named model: left unused, so it is said, not dropped
             used.add(id(t))
@@ -249,7 +253,11 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
     v = s.values
     labels = [c for c in r.tags if c.label == "CUE" and c.key in ("busbw", "algbw")]
     asked = {id(c) for c in labels if _asked(r, c)}
-    own = _nearest_label(r, t, ("busbw", "algbw"), limit=3, exclude=asked)
+    adjacent = next((c for c in labels if c.start == t.end), None)
+    if adjacent is not None and len(labels) > 1:  # "busbw for … 240GB/s algbw": the label after it is its own
+        asked = {id(c) for c in labels if c is not adjacent}
+    own = adjacent if adjacent is not None and len(labels) > 1 else _nearest_label(r, t, ("busbw", "algbw"), limit=3,
+                                                                                 exclude=asked)
     if own is None and labels and len(labels) == len(asked) == 1 and _gap(r, t, labels[0]) == 0:
         own, asked = labels[0], set()  # "100 GB/s busbw?" is the figure's own label
     s.note(t.note)
@@ -272,7 +280,14 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
             label = _nearest_label(r, t, ("tp", "pp", "dp"), limit=1)
             v.setdefault(label.key if label else "tp", n)
         elif t.key == "gpus":
-            if _per_node(r, t):
+            nodes = _nodes_times(r, t, used)
+            if nodes is not None:  # "4 x 8 gpus": 4 nodes of 8
+                used.add(id(nodes))
+                v.setdefault("nodes", int(nodes.value))
+                v.setdefault("gpus_per_node", n)
+            elif t.end < len(r.words) and r.words[t.end] == "shard":
+                v.setdefault("shard_group", n)  # "32-gpu shard groups": FSDP hybrid's group
+            elif _per_node(r, t):
                 v.setdefault("gpus_per_node", n)
             else:
                 v.setdefault("gpus", n)

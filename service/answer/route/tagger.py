@@ -216,6 +216,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte"),
     "peak_flops": ("compute roof", "flat roof", "flat compute roof", "peak flops", "peak flop/s", "peak compute",
                    "peak tflops", "compute ceiling", "flops roof", "compute peak"),
+    "roofline": ("roofline", "roof line", "flat part", "flat part of the roofline", "dense peak", "bf16 peak",
+                 "fp8 peak", "fp16 peak"),
     "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof", "slanted roof", "sloped roof", "memory ceiling",
                        "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s"),
@@ -295,7 +297,7 @@ _NOT_NAMES = {
 # Model families: a family word followed by a version is a model name, known to the registry or not.
 _FAMILIES = (
     "llama", "mistral", "mixtral", "deepseek", "qwen", "gemma", "phi", "falcon", "grok", "yi", "olmo", "dbrx",
-    "jamba", "nemotron", "kimi", "glm", "chatglm", "command", "bloom", "claude", "gemini", "gpt", "opt", "mpt",
+    "jamba", "nemotron", "kimi", "glm", "chatglm", "snowflake", "command", "bloom", "claude", "gemini", "gpt", "opt", "mpt",
     "starcoder", "codellama", "vicuna", "baichuan", "internlm", "granite", "arctic", "minimax", "ernie", "stablelm",
     "pythia", "mamba", "zephyr", "hermes", "smollm", "exaone", "hunyuan", "codestral", "ministral", "nemo",
     "palm", "chinchilla", "gopher", "megatron", "bert", "t5", "deepseekv3", "qwq", "dsv", "gptoss", "solar",
@@ -559,7 +561,7 @@ def tag(question: str) -> Reading:
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)
-    tags = [t for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
+    tags = [_glued_variant(doc, t) for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
     covered = {i for t in tags for i in range(t.start, t.end)}
     tags += _name_tags(doc, covered)
     tags += _consumer_cards(doc, {i for t in tags for i in range(t.start, t.end)})
@@ -635,9 +637,10 @@ def _merge_number_words(doc: Doc) -> None:
 
 
 def _and_inside_number(doc: Doc, i: int, j: int) -> bool:
-    """'four hundred and five': the 'and' after a hundred, between two number words, is part of the number."""
-    return (j > i and doc[j].lower_ == "and" and doc[j - 1].lower_ in _SCALE_WORDS and j + 1 < len(doc)
-            and doc[j + 1].lower_ in _WORD_NUMBERS - {"a"})
+    """'four hundred and five', 'one point five': the 'and' after a hundred, or a 'point' between two number
+    words, is part of the number."""
+    joins = (doc[j].lower_ == "and" and doc[j - 1].lower_ in _SCALE_WORDS) or doc[j].lower_ == "point"
+    return j > i and joins and j + 1 < len(doc) and doc[j + 1].lower_ in _WORD_NUMBERS - {"a"}
 
 
 def _words_value(words: list[str]) -> float | None:
@@ -655,6 +658,9 @@ def _words_value(words: list[str]) -> float | None:
         tail = _words_value(words[k + 1:]) or 0.0
         return head * 1e12 + tail
     words = ["one" if w == "a" else w for w in words]
+    if "point" in words and words[-1] in ("thousand", "million", "billion"):  # w2n reads "one point five billion" as 1
+        head = _words_value(words[:-1])
+        return head * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[words[-1]] if head is not None else None
     if any(w not in w2n.american_number_system for w in words):
         return None
     try:
@@ -874,6 +880,8 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
         family = first + doc[i + 1].lower_
     has_number = any(t.text[:1].isdigit() for t in doc[i:j])
     for end in range(j, i, -1):
+        if end < j and _glued_letter(doc, end):
+            break  # "mi300a" is not an MI300 with an "a" after it: the letter makes it another part
         span = doc[i:end]
         typed = span.text
         spec = find_model(typed)
@@ -889,6 +897,8 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
         modelish = family is not None or _family_typo(first)
         gpuish = _gpu_shaped(doc, i, j) or _gpu_word_typo(first)
         for end in range(j, i + 1, -1):
+            if end < j and _glued_letter(doc, end):
+                break
             span = doc[i:end].text
             spec = find_model_fuzzy(span) if modelish else None
             if spec is not None:
@@ -910,6 +920,26 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
             j -= 1  # "H800s": the plural is not part of the name
         return Tag("UNKNOWN_GPU", "gpu", i, j, doc[i:j].text)
     return None
+
+
+def _glued_letter(doc: Doc, k: int) -> bool:
+    """Token k is one letter (not a plural "s") glued to the number before it: "mi300a", "h100a"."""
+    return (k < len(doc) and 0 < k and not doc[k - 1].whitespace_ and doc[k - 1].text[-1:].isdigit()
+            and doc[k].is_alpha and len(doc[k].text) == 1 and doc[k].lower_ != "s")
+
+
+def _glued_variant(doc: Doc, t: Tag) -> Tag:
+    """'mi300a': a known part's name with a letter glued on is another part (an APU, not the MI300X)."""
+    if t.label != "GPU" or t.end >= len(doc) or doc[t.end - 1].whitespace_:
+        return t
+    after = doc[t.end]
+    if not (after.is_alpha and len(after.text) == 1 and after.lower_ != "s" and doc[t.end - 1].text[-1:].isdigit()):
+        return t  # a plural ("h100s") is the same part
+    typed = doc[t.start:t.end + 1].text
+    spec = find_gpu(typed)
+    if spec is not None:
+        return Tag("GPU", spec.id, t.start, t.end + 1, typed, note=_reading_note("GPU", typed, spec.id))
+    return Tag("UNKNOWN_GPU", "gpu", t.start, t.end + 1, typed)
 
 
 def _family_typo(word: str) -> bool:
