@@ -646,6 +646,21 @@ my 4090 idles at 450 w, is that normal | no_answer | alias
 which is better for 1080p video encoding, an l4 or an a100 | no_answer | alias
 when is the rtx 6090 coming out and will it have 48 gb | no_answer | alias
 what was nvidia's fy2025 data center revenue in billions | no_answer | intent | the corpus gives no NVIDIA financials
+why does gradient accumulation over 8 micro-batches not raise activation memory for a 7b | retrieval | training
+with 4 virtual stages per gpu, how much smaller does the interleaved schedule make the pp bubble | retrieval | training
+why is expert parallelism over 64 gpus bounded by all-to-all bandwidth | retrieval | collective_new
+in context parallelism over 16 gpus, which tensors travel around the ring and which stay put | retrieval | topology
+why does the h200's 4.8 TB/s of hbm3e speed up decode but barely touch prefill | retrieval | units
+quality risk of storing keys/values in fp8 for 128k-token prompts | retrieval | units
+with tp 8 on a 70b, why does each gpu read only an eighth of the weights per token | retrieval | topology
+when is swapping a preempted request's kv to cpu over pcie better than recomputing its 4k prompt | retrieval | intent
+what does sequence parallelism shard on top of tp 8 that tensor parallel alone doesn't | retrieval | training
+how should a p99 ttft slo of 2 s be set for a chat product | retrieval | intent
+why does mixtral's 8 experts with top-2 routing make decode cheaper than a 47b dense | retrieval | intent
+how much vram does stable diffusion xl need at 1024x1024 | no_answer | units | the corpus covers LLMs, not image models
+when does llama 5 come out and will it be 2T params | no_answer | intent
+best ollama settings for a 16gb m2 macbook air | no_answer | alias | the corpus never mentions Ollama
+how many tokens are in the whole harry potter series | no_answer | units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -662,7 +677,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # Hand-written items are numbered batch by batch, each batch's calculated entries then its unknown ones, so a
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
-BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16)]
+BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)]
 
 
 def hand_written() -> list[dict]:
