@@ -479,3 +479,14 @@ def test_a_letter_glued_to_a_known_part_is_another_part():
     assert _route("can an mi300 run llama 3.1 70b fp8").inputs["gpu"] == "mi300x"
     assert _route("tokens/s llama 3.1 8b on 8 h100s").inputs["gpu"] == "h100-sxm"  # a plural is the same part
     assert isinstance(route_numeric("snowflake arctic kv cache per token"), UnknownModel)
+
+
+def test_sixth_batch_readings():
+    total = _route("total vram, mistral 7b fp16, 32 users 4k each, fp8 kv cache")
+    assert total.calculator == "memory" and total.inputs["kv_precision"] == "fp8"
+    act = _route("act mem for mixtral 8x7b, seq 16k, mbs 1, tp 4, selective recompute").inputs
+    assert (act["primary"], act["context"], act["tp"]) == ("activation_bytes", 16384, 4)
+    assert _route("gpt-oss-20b decode speed on a single 4090 in its shipped mxfp4").inputs["precision"] == "mxfp4"
+    assert _route("h100 nvl pair, llama 3.1 70b fp8, batch 32 @ 8k ctx - throughput overall").inputs["gpus"] == 2
+    assert _route("where's the ridge for h100nvl in fp8").inputs["primary"] == "ridge_point"
+    assert isinstance(route_numeric("2080 ti 11gb, can it run qwen 2.5 7b in 4bit"), UnknownGpu)

@@ -81,12 +81,16 @@ _OPENERS = ("who", "which", "where", "should")  # conceptual only where the ques
 
 
 def _is_conceptual(r: Reading) -> bool:
-    return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1) for t in r.of("CUE"))
+    where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
+    return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
+               and not (t.key == "where" and where_is_a_figure) for t in r.of("CUE"))
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     # "cost in h100 gpu-hours" asks for GPU-hours, not money
-    outside = [c for c in r.of("CUE", "outside") if not (c.text.lower() in ("cost", "costs") and _gpu_hours(r))]
+    # "in its shipped mxfp4" names the release precision, not shipping
+    outside = [c for c in r.of("CUE", "outside") if not (c.text.lower() in ("cost", "costs") and _gpu_hours(r))
+               and not (c.text.lower() in ("shipped", "ships", "ship") and any(p.start == c.end for p in r.of("PRECISION")))]
     if outside or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
@@ -165,11 +169,13 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
         return "training"
     if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state", "no_activations")
             or (train and _memoryish(r, v)) or (r.has("checkpoint") and (train or r.has("adam", "state")))
-            or (r.has("adam") and r.has("memory", "state", "how_much"))):
+            or (r.has("adam") and r.has("memory", "state", "how_much"))
+            or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
     if r.has("tokens_per_s", "decode", "latency", "aggregate", "throughput", "how_fast", "speed", "compute_time"):
         return "decode"
-    if r.has("kv") and not (r.has("fit", "enough", "left", "weights", "run") or _how_many_gpus(r)):
+    if r.has("kv") and not (r.has("fit", "enough", "left", "weights", "run") or _how_many_gpus(r)
+                            or (r.has("memory") and r.has("total"))):  # "total vram, …, fp8 kv cache": the sum
         return "kv_cache"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
              "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v:

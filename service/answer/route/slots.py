@@ -154,6 +154,13 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
                   and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in ("x", "*", "of")))]
         after = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used and name.end < len(r.words)
                  and r.words[name.end] in ("x", "*") and t.start == name.end + 1]
+        pair = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.start == name.end
+                     and t.text.lower() in ("pair", "couple")), None)  # "h100 nvl pair"
+        if pair is not None and not before and not after:
+            used.add(id(pair))
+            s.values.setdefault("gpu_count", 2)
+            s.values.setdefault("gpu_count_at", name.start)
+            continue
         count = (before or after or [None])[0]
         if count is not None and before and name.end < len(r.words) and r.words[name.end] in _NODE_NOUNS:
             used.add(id(count))  # "16 b300 nodes (8 each)": nodes of that GPU, and the GPUs in each

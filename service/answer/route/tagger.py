@@ -179,7 +179,7 @@ CUES: dict[str, tuple[str, ...]] = {
              "optimizer states", "optimiser states"),
     "no_activations": ("no activations", "ignoring activations", "without activations", "excluding activations",
                        "ignore activations", "not counting activations", "activations aside", "minus activations"),
-    "activations": ("activations", "activation memory", "activation"),
+    "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem"),
     "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size"),
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
@@ -836,7 +836,7 @@ def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
             continue
         before = doc[t.i - 1] if t.i else None
         after = doc[t.i + 1] if t.i + 1 < len(doc) else None
-        counted = (before is None and after is not None and after.text in ("-", ":", ",")) or (
+        counted = (before is None and after is not None and _card_opens(doc, t.i)) or (
             before is not None and (before.lower_ in _BEFORE_CARD or _value(before) is not None))
         if not counted or _unit_follows(doc, t.i + 1):
             continue
@@ -848,6 +848,14 @@ def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
         else:
             tags.append(Tag("UNKNOWN_GPU", "gpu", t.i, end, f"RTX {typed}"))
     return tags
+
+
+def _card_opens(doc: Doc, i: int) -> bool:
+    """'5090 - can it do …', '2080 ti 11gb, …': a card number opening the question, then a break or its memory."""
+    k = i + 2 if i + 1 < len(doc) and doc[i + 1].lower_ in ("ti", "super") else i + 1
+    if k >= len(doc):
+        return False
+    return doc[k].text in ("-", ":", ",") or (doc[k].like_num and k + 1 < len(doc) and doc[k + 1].lower_ in ("gb", "g"))
 
 
 def _name_start(doc: Doc, i: int) -> bool:
