@@ -22,6 +22,12 @@ import numpy as np
 LEARNED_DIR = Path(__file__).parent / "learned"
 
 
+def _meta(name: str, directory: Path) -> dict | None:
+    """A model's JSON (its kind, features, notes…), or None when none of that name has been trained."""
+    path = directory / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
 def _matrix(rows: list[dict[str, float]], features: list[str]) -> np.ndarray:
     """Rows of named features → the model's columns, in its order (a feature a row lacks is 0)."""
     return np.array([[row.get(f, 0.0) for f in features] for row in rows], dtype=np.float64)
@@ -63,15 +69,14 @@ class LinearModel:
 
     @classmethod
     def load(cls, name: str, directory: Path = LEARNED_DIR) -> "LinearModel | None":
-        path = directory / f"{name}.json"
-        if not path.exists():
-            return None
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.get("kind") in ("lightgbm", "blend"):
-            return None
-        model = cls(**raw)
+        meta = _meta(name, directory)
+        return cls.from_meta(meta, directory) if meta is not None and "kind" not in meta else None
+
+    @classmethod
+    def from_meta(cls, meta: dict, directory: Path) -> "LinearModel":
+        model = cls(**meta)
         if not all(math.isfinite(v) for v in (*model.weights, model.bias)) or len(model.features) != len(model.weights):
-            raise ValueError(f"{path} is not a usable model")
+            raise ValueError(f"{directory / model.name}.json is not a usable model")
         return model
 
 
@@ -99,14 +104,16 @@ class TreeModel:
 
     @classmethod
     def load(cls, name: str, directory: Path = LEARNED_DIR) -> "TreeModel | None":
-        meta_path, model_path = directory / f"{name}.json", directory / f"{name}.txt"
-        if not (meta_path.exists() and model_path.exists()):
+        meta = _meta(name, directory)
+        if meta is None or meta.get("kind") != "lightgbm" or not (directory / f"{name}.txt").exists():
             return None
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if meta.get("kind") != "lightgbm":
-            return None
+        return cls.from_meta(meta, directory)
+
+    @classmethod
+    def from_meta(cls, meta: dict, directory: Path) -> "TreeModel":
         import lightgbm
 
+        model_path = directory / f"{meta['name']}.txt"
         # trained with one thread, which the model string keeps: a request scores a few dozen rows, and
         # requests already run side by side
         booster = lightgbm.Booster(model_str=model_path.read_text(encoding="utf-8"))
@@ -141,18 +148,28 @@ class BlendedModel:
 
     @classmethod
     def load(cls, name: str, directory: Path = LEARNED_DIR) -> "BlendedModel | None":
-        path = directory / f"{name}.json"
-        if not path.exists():
-            return None
-        meta = json.loads(path.read_text(encoding="utf-8"))
-        if meta.get("kind") != "blend":
-            return None
+        meta = _meta(name, directory)
+        return cls.from_meta(meta, directory) if meta is not None and meta.get("kind") == "blend" else None
+
+    @classmethod
+    def from_meta(cls, meta: dict, directory: Path) -> "BlendedModel":
         members = [load_model(member, directory) for member in meta["members"]]
         if any(m is None for m in members):
-            raise ValueError(f"{path} names a member model that is missing: {meta['members']}")
+            raise ValueError(f"{directory / meta['name']}.json names a member model that is missing: {meta['members']}")
         return cls(meta["name"], members, float(meta["threshold"]), meta.get("notes", {}))
 
 
+_KINDS = {None: LinearModel, "lightgbm": TreeModel, "blend": BlendedModel}  # a LinearModel's JSON names no kind
+
+
 def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeModel | BlendedModel | None":
-    """The trained model of that name, whichever kind it is; None when none has been trained."""
-    return BlendedModel.load(name, directory) or TreeModel.load(name, directory) or LinearModel.load(name, directory)
+    """The trained model of that name, whichever kind it is (its JSON read once); None when none has been trained."""
+    meta = _meta(name, directory)
+    if meta is None:
+        return None
+    if meta.get("kind") == "lightgbm" and not (directory / f"{name}.txt").exists():
+        return None
+    kind = _KINDS.get(meta.get("kind"))
+    if kind is None:
+        raise ValueError(f"{directory / name}.json is a model of an unknown kind: {meta.get('kind')!r}")
+    return kind.from_meta(meta, directory)

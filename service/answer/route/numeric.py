@@ -87,11 +87,7 @@ def _is_conceptual(r: Reading) -> bool:
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
-    # "cost in h100 gpu-hours" asks for GPU-hours, not money
-    # "in its shipped mxfp4" names the release precision, not shipping
-    outside = [c for c in r.of("CUE", "outside") if not (c.text.lower() in ("cost", "costs") and _gpu_hours(r))
-               and not (c.text.lower() in ("shipped", "ships", "ship") and any(p.start == c.end for p in r.of("PRECISION")))]
-    if outside or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
+    if any(not _asked_in_passing(r, c) for c in r.of("CUE", "outside")) or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
         return False  # two models or parts named: a comparison, not one calculation
@@ -103,6 +99,17 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     if first in _AUXILIARIES and not r.has(*_FIT):
         return False  # "did temperature affect…?", "is an H20 good for training?"
     return True
+
+
+def _asked_in_passing(r: Reading, cue: Tag) -> bool:
+    """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
+    asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
+    word = cue.text.lower()
+    if word in ("cost", "costs"):
+        return _gpu_hours(r)
+    if word in ("shipped", "ships", "ship"):
+        return any(p.start == cue.end for p in r.of("PRECISION"))
+    return False
 
 
 def _conceptual(r: Reading) -> bool:
@@ -516,9 +523,15 @@ def _page_subject(r: Reading, subject: str | None, pronoun: bool = True) -> bool
     request") on the KV-cache page. Adds the subject's cue at the question's end; True when it did."""
     if not subject or not pronoun or r.has(*_QUANTITY_SUBJECTS):
         return False
-    cues = [t for t in tag(subject).tags if t.label == "CUE" and t.key in _QUANTITY_SUBJECTS]
-    r.tags += [Tag("CUE", t.key, len(r.words), len(r.words), subject) for t in cues]
+    cues = _subject_cues(subject)
+    r.tags += [Tag("CUE", key, len(r.words), len(r.words), subject) for key in cues]
     return bool(cues)
+
+
+@lru_cache(maxsize=64)
+def _subject_cues(subject: str) -> tuple[str, ...]:
+    """The quantity cues a page subject carries (tagged once per subject, not on every question)."""
+    return tuple(t.key for t in tag(subject).tags if t.label == "CUE" and t.key in _QUANTITY_SUBJECTS)
 
 
 @lru_cache(maxsize=256)

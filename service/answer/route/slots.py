@@ -262,9 +262,9 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
     asked = {id(c) for c in labels if _asked(r, c)}
     adjacent = next((c for c in labels if c.start == t.end), None)
     if adjacent is not None and len(labels) > 1:  # "busbw for … 240GB/s algbw": the label after it is its own
-        asked = {id(c) for c in labels if c is not adjacent}
-    own = adjacent if adjacent is not None and len(labels) > 1 else _nearest_label(r, t, ("busbw", "algbw"), limit=3,
-                                                                                 exclude=asked)
+        own, asked = adjacent, {id(c) for c in labels if c is not adjacent}
+    else:
+        own = _nearest_label(r, t, ("busbw", "algbw"), limit=3, exclude=asked)
     if own is None and labels and len(labels) == len(asked) == 1 and _gap(r, t, labels[0]) == 0:
         own, asked = labels[0], set()  # "100 GB/s busbw?" is the figure's own label
     s.note(t.note)

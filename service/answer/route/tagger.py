@@ -67,7 +67,6 @@ from spacy.tokens import Doc, Span, Token  # noqa: E402
 from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
 
 
-
 # The number a token stands for, kept in its doc's user_data by character offset (merging a run of number words
 # keeps the first word's offset). A Token extension (`token._.value`) did the same at several times the cost.
 def _value(t: Token) -> float | None:
@@ -218,8 +217,8 @@ CUES: dict[str, tuple[str, ...]] = {
                    "peak tflops", "compute ceiling", "flops roof", "compute peak"),
     "roofline": ("roofline", "roof line", "flat part", "flat part of the roofline", "dense peak", "bf16 peak",
                  "fp8 peak", "fp16 peak"),
-    "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof", "slanted roof", "sloped roof", "memory ceiling",
-                       "bandwidth ceiling", "diagonal roof"),
+    "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof",
+                       "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s"),
     # number labels
     "batch": ("batch", "batch size", "concurrency", "concurrent", "batched", "micro batch", "micro-batch",
@@ -660,7 +659,7 @@ def _words_value(words: list[str]) -> float | None:
     words = ["one" if w == "a" else w for w in words]
     if "point" in words and words[-1] in ("thousand", "million", "billion"):  # w2n reads "one point five billion" as 1
         head = _words_value(words[:-1])
-        return head * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[words[-1]] if head is not None else None
+        return head * _MULTIPLIERS[words[-1]] if head is not None else None
     if any(w not in w2n.american_number_system for w in words):
         return None
     try:
@@ -938,11 +937,8 @@ def _glued_letter(doc: Doc, k: int) -> bool:
 
 def _glued_variant(doc: Doc, t: Tag) -> Tag:
     """'mi300a': a known part's name with a letter glued on is another part (an APU, not the MI300X)."""
-    if t.label != "GPU" or t.end >= len(doc) or doc[t.end - 1].whitespace_:
+    if t.label != "GPU" or not _glued_letter(doc, t.end):
         return t
-    after = doc[t.end]
-    if not (after.is_alpha and len(after.text) == 1 and after.lower_ != "s" and doc[t.end - 1].text[-1:].isdigit()):
-        return t  # a plural ("h100s") is the same part
     typed = doc[t.start:t.end + 1].text
     spec = find_gpu(typed)
     if spec is not None:
