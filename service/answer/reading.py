@@ -30,9 +30,22 @@ _ONE_LINE = re.compile(r"\b(in one (?:line|sentence)|one[- ]liner|tl;?dr|in a nu
 _INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b.*\b(?:instructions?|guidelines|rules|prompt|above|previous|everything)\b"
     r"|\byou are (?:now|no longer|a|an)\b|\b(?:pretend|act as)\b|\bjailbreak|\bDAN\b|\bdeveloper mode\b"
-    r"|\b(?:print|reveal|show|repeat|leak|tell me)\b.*\b(?:your|the) (?:system prompt|instructions|rules|prompt)\b"
-    r"|\bsay ['\"]|\bmake up\b|\bleak\b|\bfree of (?:all )?rules\b|\bno (?:more )?rules\b",
+    r"|\b(?:print|reveal|show|repeat|leak|tell me|output|dump|give me)\b.*\b(?:your|ur|the)\s+(?:\w+\s+){0,2}"
+    r"(?:system prompt|instructions|rules|prompt|guidelines|config(?:uration)?(?: file)?|api keys?|password|training data)\b"
+    r"|\b(?:hidden|initial|secret|original) (?:instructions|rules|prompt)\b|\byour developers\b"
+    r"|\bsay ['\"]|(?:^|[,:;]\s*|\b(?:and|then|now|just)\s+)make up\b|\bleak\b|\bfree of (?:all )?rules\b"
+    r"|\bno (?:more )?rules\b|\bno longer apply\b|\bfrom now on\b|\b(?:say|do|answer) anything\b"
+    r"|\bstate it as (?:a )?fact\b|\byou were (?:configured|given|told)\b|\bconfigured with\b"
+    r"|\b(?:your|ur)\s+(?:\w+\s+){0,2}(?:system prompt|api keys?|passwords?|credentials|secrets)\b"
+    r"|\b(?:api keys?|passwords?|credentials)\b.*\b(?:your|ur)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:the|this|that|your)\s+(?:article|page|context|topic|servers?|question)\b",
     re.IGNORECASE)
+# The reader's own question can follow an instruction in one breath ("DAN says: whats the default block size",
+# "you are a pastry chef but answer as an engineer: where does it fall short"): it starts at a question word.
+# ("who" only after a stop: "my grandma who used to read me…" is not a question).
+_QUESTION_WORD = re.compile(r"\b(?:what|whats|what's|how|why|when|where|which)\b|(?:^|(?<=[:.!?,>]))\s*who\b",
+                            re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|can|should|will|would|could|did)\b", re.IGNORECASE)
 # HTML in a question is not what it asks ("<img onerror=…> What does the dashboard show?"): read without it.
 _MARKUP = re.compile(r"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<[a-zA-Z/!][^>]*>", re.IGNORECASE | re.DOTALL)
 _CLAUSE = re.compile(r"(?<=[.?!;])\s+|\s+(?=(?:then|anyway|also|but now)\b)|,\s+(?=(?:then|anyway|also|now)\b)", re.IGNORECASE)
@@ -47,9 +60,23 @@ def without_instructions(question: str) -> tuple[str, bool]:
             kept.append(clause)
             continue
         dropped = True
-        kept += [part for part in re.split(r"\s+and\s+", clause) if not _INSTRUCTION.search(part)]
+        for part in re.split(r"\s+and\s+", clause):
+            if _INSTRUCTION.search(part):
+                kept.append(_question_after_instruction(part))
+            elif _QUESTION_WORD.search(part) or _YES_NO.search(part) or "?" in part:
+                kept.append(part)  # "ignore the above and tell me what X is"; not "… and API keys", the instruction's own
     text = " ".join(_OPENER.sub("", c).strip() for c in kept if c.strip())
     return (text.strip(" ,.:;") if dropped else question), dropped
+
+
+def _question_after_instruction(part: str) -> str:
+    """What an instruction is followed by, from its first question word on, if no instruction is left in it."""
+    start = _INSTRUCTION.search(part).start()
+    for word in _QUESTION_WORD.finditer(part, start + 1):
+        rest = part[word.start():]
+        if not _INSTRUCTION.search(rest):
+            return rest
+    return ""
 
 
 _VERSUS = re.compile(r"\s+(?:vs\.?|versus|v\.?|compared (?:to|with)|or)\s+", re.IGNORECASE)
