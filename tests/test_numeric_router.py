@@ -235,6 +235,9 @@ def test_topology_is_nodes_times_gpus_and_the_model_is_said():
     "is an m2 ultra enough for mistral 7b bf16",
     "decode speed of llama 3.1 8b on two sn40l",
     "can a cpu run llama 3.1 70b in fp8",
+    "can 910c run llama 3.1 70b in fp8",  # a part code that starts with its number
+    "all-reduce 1 GB over 8 910cs",
+    "is a mi8 enough for mistral 7b bf16",  # an Instinct code with one digit
 ])
 def test_unknown_hardware_is_never_the_default_h100(question):
     routed = route_numeric(question)
@@ -490,3 +493,9 @@ def test_sixth_batch_readings():
     assert _route("h100 nvl pair, llama 3.1 70b fp8, batch 32 @ 8k ctx - throughput overall").inputs["gpus"] == 2
     assert _route("where's the ridge for h100nvl in fp8").inputs["primary"] == "ridge_point"
     assert isinstance(route_numeric("2080 ti 11gb, can it run qwen 2.5 7b in 4bit"), UnknownGpu)
+
+
+def test_a_number_with_a_multiplier_glued_on_is_still_a_figure_not_a_part_code():
+    routed = _route("memory for a 910b model in bf16")  # 910 billion parameters, not an Ascend 910B
+    assert routed.inputs["params"] == 910e9
+    assert not isinstance(route_numeric("kv cache of llama 3.1 8b at 910k tokens"), UnknownGpu)

@@ -314,7 +314,7 @@ _NAME_SUFFIXES = {
     "xtx", "xt", "gre", "spark", "station",
 }
 _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
-    r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{2,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
+    r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{1,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
     r"91\d[a-z]|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
     r"(?:rtx|gtx|geforce|quadro|radeon|rx)(?:pro)?[a-z]?\d{3,4}[a-z]*|tpuv?\d+[a-z]*(?:ironwood|lite)?|"
     r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
@@ -564,6 +564,7 @@ def tag(question: str) -> Reading:
     covered = {i for t in tags for i in range(t.start, t.end)}
     tags += _name_tags(doc, covered)
     tags += _consumer_cards(doc, {i for t in tags for i in range(t.start, t.end)})
+    tags += _number_led_codes(doc, {i for t in tags for i in range(t.start, t.end)})
     # a figure's unit may also be a cue word ("30 days", "50 flop/byte"): the figure wins that word
     named = {i for t in tags if t.label != "CUE" for i in range(t.start, t.end)}
     cue_spans = [(t.start, t.end) for t in tags if t.label == "CUE"]
@@ -846,6 +847,21 @@ def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
             tags.append(Tag("GPU", spec.id, t.i, end, typed, note=f"“{typed}” read as {spec.name}"))
         else:
             tags.append(Tag("UNKNOWN_GPU", "gpu", t.i, end, f"RTX {typed}"))
+    return tags
+
+
+def _number_led_codes(doc: Doc, covered: set[int]) -> list[Tag]:
+    """'on a 910c', 'over 8 910cs': a part code that starts with its number (Huawei's Ascend 910B/910C) is an
+    unknown GPU, not a figure the calculation leaves out while the default H100 stands in."""
+    tags = []
+    for t in doc[:-1]:
+        letter = doc[t.i + 1]
+        if (t.i in covered or t.whitespace_ or not t.text.isdigit() or not letter.is_alpha
+                or letter.lower_ in ("k", "m", "b", "t", "g") or _unit_follows(doc, t.i + 1)  # "a 910b model"
+                or not _GPU_SHAPE.match(t.text + letter.lower_)):
+            continue
+        typed = t.text + (letter.text[:-1] if len(letter.text) == 2 and letter.lower_.endswith("s") else letter.text)
+        tags.append(Tag("UNKNOWN_GPU", "gpu", t.i, t.i + 2, typed))
     return tags
 
 
