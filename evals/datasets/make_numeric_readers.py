@@ -661,6 +661,30 @@ how much vram does stable diffusion xl need at 1024x1024 | no_answer | units | t
 when does llama 5 come out and will it be 2T params | no_answer | intent
 best ollama settings for a 16gb m2 macbook air | no_answer | alias | the corpus never mentions Ollama
 how many tokens are in the whole harry potter series | no_answer | units
+why does vllm default to 16-token blocks instead of 128 — what's the tradeoff? | retrieval | intent
+the article says decode on an h100 is bandwidth-bound by a factor of 295, why 295? | retrieval | intent
+how did mooncake get 525% more throughput on kimi, what's the trick | retrieval | intent
+why are input tokens like 4x cheaper than output tokens on api pricing? | retrieval | intent
+what does chunked prefill with 512-token chunks actually fix for a 32k prompt | retrieval | intent
+why does llama 3 70b with 8 kv heads need 8x less cache than the 64-head version, how does gqa work | retrieval | intent
+is ttft or tpot the thing users notice more at 50 tokens/s? | retrieval | intent
+how does copy-on-write work when beam search forks 4 sequences in paged attention | retrieval | intent
+why did orca's iteration-level scheduling beat static batching of 32 requests | retrieval | intent
+when is disaggregating prefill and decode NOT worth it, e.g. on 8 gpus with short prompts? | retrieval | intent
+what does deepseek v3's MLA cache instead of keys and values, and why is it only 70 KB per token | retrieval | intent
+how do i read a vendor claim of 10,000 tok/s on llama 70b — what should i ask them? | retrieval | intent
+why does zero-2 cut per-gpu memory for a 7.5b model on 64 gpus without adding traffic over ddp | retrieval | intent,training
+fsdp FULL_SHARD vs SHARD_GRAD_OP on 8 gpus, whats the actual difference | retrieval | intent,training
+when does zero-3 get slower than zero-2 on 256 gpus over 200g hdr | retrieval | intent,training
+why put gpu 3 of every one of the 32 nodes on the same leaf switch | retrieval | intent,topology
+why is pcie 5 x16 quoted as 64 GB/s per direction and not 128 | retrieval | intent,units
+what does nvls do for an all-reduce inside a 72 gpu nvl72 domain | retrieval | intent,collective_new
+nccl-tests busbw plateaus near 360 GB/s on 8 h100s above 256 MB, why not 450 | retrieval | intent,units
+does gpudirect rdma still matter with a single 200 Gb/s nic per node | retrieval | intent,units
+with 8 pipeline stages why do people want 32+ micro-batches | retrieval | intent,training
+why can tp=8 live on nvlink while dp=128 is fine on roce 400 | retrieval | intent,topology
+llama 3 405b reported 38% mfu, how is that different from hfu when activations are recomputed | retrieval | intent,training
+chinchilla-optimal token count for a 70b, and where does 20 tokens per param come from | retrieval | intent,training
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -677,7 +701,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # Hand-written items are numbered batch by batch, each batch's calculated entries then its unknown ones, so a
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
-BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)]
+BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10), (60, 8), (60, 8)]
 
 
 def hand_written() -> list[dict]:
