@@ -28,7 +28,9 @@ _TOKEN = re.compile(r"\d+(?:\.\d+)*|[a-z]+")
 
 def _tokens(name: str) -> list[str]:
     name = name.lower().replace("×", "x").rsplit("/", 1)[-1]
-    return [t for t in _TOKEN.findall(name) if t not in _FILLER]
+    tokens = [t for t in _TOKEN.findall(name) if t not in _FILLER]
+    # "a100 40g" is the A100 40GB: a "g" after a number is gigabytes (in keys and in lookups alike)
+    return [("gb" if t == "g" and k and tokens[k - 1][:1].isdigit() else t) for k, t in enumerate(tokens)]
 
 
 @lru_cache(maxsize=4096)  # the router asks for the same few names' keys in every question

@@ -499,3 +499,47 @@ def test_a_number_with_a_multiplier_glued_on_is_still_a_figure_not_a_part_code()
     routed = _route("memory for a 910b model in bf16")  # 910 billion parameters, not an Ascend 910B
     assert routed.inputs["params"] == 910e9
     assert not isinstance(route_numeric("kv cache of llama 3.1 8b at 910k tokens"), UnknownGpu)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # users written the way people type them
+    ("kv cache gpt-oss-120b 64 usrs x 32k", {"batch": 64, "context": 32768}),
+    ("lama 3.1 8b on a 4090 w/ 8 ppl at 4k ctx, tokens/sec each",
+     {"batch": 8, "primary": "tokens_per_s_per_sequence"}),
+    # a memory variant written "40g" is that part, not a 40 Gb/s link
+    ("ms per token llama 3.1 8b bf16 on an a100 40g", {"gpu": "a100-40gb", "primary": "step_time_s"}),
+    # one box of eight GPUs, not eight nodes
+    ("llama 3.1 405b fp8 on one 8x b200 box, how much memory left per gpu", {"gpus": 8, "primary": "free_bytes"}),
+    ("two 8x h100 servers, all-reduce 4 GB", {"nodes": 2, "gpus_per_node": 8}),
+    # a bare "nvlink" beside a part is that part's own link
+    ("h100 nvl pair over the nvlink bridge, sendrecv 2gb, time?", {"link": "nvlink-bridge-h100-nvl", "ranks": 2}),
+    ("all-reduce 1 GB on 8 b200s over nvlink", {"link": "nvlink5"}),
+    ("all-reduce 1 GB on 8 gpus over nvlink", {"link": "nvlink4"}),
+    # the root of a gather is not the rank count; a KV hand-off is a point-to-point transfer
+    ("gahter 256MB to a single rank, 16 ranks over ndr", {"op": "gather", "ranks": 16}),
+    ("kv handoff of 2 GiB over 800g roce, time?", {"op": "send_recv", "ranks": 2, "primary": "time_s"}),
+    # a measured busbw with no unit is in GB/s, and "how long" asks for the time at that rate
+    ("seeing busbw 190 on a 2 nodes x 8 gpus allreduce with a 4 GiB buffer. how long did each op take",
+     {"busbw": 190e9, "primary": "time_s"}),
+    # "15T tokens" after a name is the training tokens, not part of the name
+    ("lamma 3 70b 15T tokens on 2048 h100 at 40% mfu, how many days", {"model": "llama-3-70b", "tokens": 15e12}),
+    ("hsdp, shard groups of 16, 128 gpus total, mixtral 8x22b per-gpu state", {"shard_group": 16, "gpus": 128}),
+    ("llama 8b activatons w/o any recompute @ 2k seq, micro batch 8",
+     {"recompute": "none", "batch": 8, "primary": "activation_bytes"}),
+])
+def test_readings_from_the_seventh_and_eighth_batches(question, expected):
+    routed = _route(question)
+    got = routed.inputs  # the quantity asked is its "primary" input
+    assert {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("question", [
+    "intel max 1550 ridge point bf16",  # a vendor's word that is the part's name
+    "allreduce 2GB across 8 kunlunxin p800 cards",  # "p800" is a part, not 800 ranks
+])
+def test_more_unknown_parts(question):
+    assert isinstance(route_numeric(question), UnknownGpu)
+
+
+def test_a_vendor_word_before_a_known_part_is_that_part():
+    assert _route("llama 3.1 8b decode on intel gaudi 3").inputs["gpu"] == "gaudi-3"

@@ -77,7 +77,7 @@ def sse_done(response: httpx.Response) -> dict:
 
 def test_api_and_widget_questions_land_in_the_log_with_their_client(served):
     with httpx.Client(base_url=served.url, timeout=30) as http:
-        plain = http.post("/v1/ask", json={"question": "What goes into the formula for the cache size per token?",
+        plain = http.post("/v1/ask", json={"question": "what does the per-token cache size multiply together?",
                                            "article": "kv-cache"}).json()
         widget = http.post("/v1/ask", json={"question": "Who won the football world cup in 1998?", "stream": True},
                            headers={"X-Client": "widget", "X-Session": SESSION, "Accept": "text/event-stream"})
@@ -93,7 +93,7 @@ def test_api_and_widget_questions_land_in_the_log_with_their_client(served):
 
     api = rows[plain["answer_id"]]
     assert (api["client"], api["article"], api["route"], api["scope"]) == ("api", "kv-cache", "retrieval", "article")
-    assert api["question"] == "What goes into the formula for the cache size per token?" and api["standalone"] is None
+    assert api["question"] == "what does the per-token cache size multiply together?" and api["standalone"] is None
     assert api["cited"] == [f"{c['doc_id']}#{c['anchor']}" for c in plain["citations"]][:len(api["cited"])]
     assert api["cited"] and api["generator"] == "extractive" and api["answer"] == plain["answer"]
     assert api["support"] >= 0.57 and api["latency_ms"] > 0 and api["session"] is None

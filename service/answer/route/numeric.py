@@ -87,7 +87,8 @@ def _is_conceptual(r: Reading) -> bool:
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
-    if any(not _asked_in_passing(r, c) for c in r.of("CUE", "outside")) or "did" in r.words or (r.has("train") and {"was", "were"} & set(r.words)):
+    history = "did" in r.words and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
+    if any(not _asked_in_passing(r, c) for c in r.of("CUE", "outside")) or history or (r.has("train") and {"was", "were"} & set(r.words)):
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
         return False  # two models or parts named: a comparison, not one calculation
@@ -248,14 +249,17 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "compute_time_s"
         if r.has("latency"):
             return "step_time_s"
-        if r.has("per_sequence"):
-            return "tokens_per_s_per_sequence"
+        if r.has("per_sequence") or any(c.key == "each" and c.start == rate.end
+                                        for c in r.of("CUE") for rate in r.of("CUE", "tokens_per_s")):
+            return "tokens_per_s_per_sequence"  # "tokens/sec each"
         if r.has("aggregate") or (batch > 1 and r.has("throughput", "total", "tokens_per_s", "how_fast", "speed")):
             return "aggregate_tokens_per_s"
         return "tokens_per_s_per_sequence"
     if calculator == "collective":
         if s.asked and not (inputs.get("busbw") or inputs.get("algbw")) and not r.has("how_long"):
             return s.asked
+        if (inputs.get("busbw") or inputs.get("algbw")) and r.has("how_long") and "size" in inputs:
+            return "time_s"  # "seeing busbw 190 … with a 4 GiB buffer, how long did each op take"
         if inputs.get("busbw") or inputs.get("algbw"):
             return s.asked if s.asked and s.asked not in inputs else ("algbw" if "busbw" in inputs else "busbw")
         flat, two_level = r.cue("flat"), r.cue("two_level")

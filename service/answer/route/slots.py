@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from calculators.registry import links, models
+from calculators.registry import gpus, links, models
 from calculators.units import fmt_int
 
 from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
@@ -28,7 +28,7 @@ from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 # Words that may sit between a label and its number without breaking the link ("context of 16384").
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
                "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
-_LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks",
+_LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks", "shard_group": "shard_group",
                 "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _NODE_NOUNS = set(COUNT_NOUNS["nodes"])
@@ -102,11 +102,12 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
     for t in r.of("UNKNOWN_GPU"):
         s.unknown_gpu = s.unknown_gpu or t.text
     for t in r.of("LINK"):
-        scope = links().entries[t.key].scope
+        key, note = _own_nvlink(t, v.get("gpu"))
+        scope = links().entries[key].scope
         slot = "inter_link" if scope == "inter-node" else "link"
         if slot not in v:
-            v[slot] = t.key
-            s.note(t.note)
+            v[slot] = key
+            s.note(note)
     _precisions(r, s)
     for t in r.of("STAGE"):
         if t.key.startswith("zero_"):
@@ -114,6 +115,15 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
         else:
             v.setdefault("fsdp", t.key.split("_")[1])
     _op(r, s)
+
+
+def _own_nvlink(t: Tag, gpu: str | None) -> tuple[str, str]:
+    """A bare "nvlink" (or "nvlink bridge") next to a named part is that part's own NVLink: NVLink 5 on a B200,
+    the bridge of an H100 NVL pair; with no part named it is NVLink 4, and the note says so."""
+    own = gpus().entries[gpu].link if gpu else None
+    if t.key == "nvlink4" and t.text.lower() == "nvlink" and own and own != t.key and own.startswith("nvlink"):
+        return own, f"“nvlink” read as the {gpus().entries[gpu].name}'s {links().entries[own].name}"
+    return t.key, t.note
 
 
 def _precisions(r: Reading, s: Slots) -> None:
@@ -162,7 +172,21 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
             s.values.setdefault("gpu_count_at", name.start)
             continue
         count = (before or after or [None])[0]
-        if count is not None and before and name.end < len(r.words) and r.words[name.end] in _NODE_NOUNS:
+        boxed = count is not None and before and name.end < len(r.words) and r.words[name.end] in _NODE_NOUNS
+        if boxed and r.words[count.end] in ("x", "*"):  # "one 8x b200 box", "two 8x h100 servers": 8 per node
+            used.add(id(count))
+            boxes = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.end == count.start), None)
+            if boxes is not None and boxes.value > 1:
+                used.add(id(boxes))
+                s.values.setdefault("nodes", int(boxes.value))
+                s.values.setdefault("gpus_per_node", int(count.value))
+            else:
+                if boxes is not None:
+                    used.add(id(boxes))
+                s.values.setdefault("gpu_count", int(count.value))
+                s.values.setdefault("gpu_count_at", count.start)
+            continue
+        if boxed:
             used.add(id(count))  # "16 b300 nodes (8 each)": nodes of that GPU, and the GPUs in each
             s.values.setdefault("nodes", int(count.value))
             each = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.end < len(r.words)
@@ -298,6 +322,8 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
                 v.setdefault("gpus_per_node", n)
             else:
                 v.setdefault("gpus", n)
+        elif t.key == "ranks" and n == 1 and len(r.of("COUNT", "ranks")) > 1:
+            continue  # "gather 256MB to a single rank, 16 ranks": the root, not how many take part
         elif t.key == "ranks":
             label = _nearest_label(r, t, ("dp",), limit=0)
             v.setdefault("dp" if label else "ranks", n)
@@ -335,6 +361,12 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     claimed: set[int] = set()  # labels a number took here
     for t in r.of("NUMBER"):
         if id(t) in used:
+            continue
+        rate = next((c for c in r.of("CUE") if c.key in ("busbw", "algbw") and c.end == t.start), None)
+        if rate is not None and rate.key not in v:  # "busbw 190": nccl-tests prints GB/s
+            used.add(id(t))
+            v[rate.key] = t.value * 1e9
+            s.note(f"“{rate.text} {t.text}” read as {t.text} GB/s (the unit nccl-tests prints)")
             continue
         # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer
         label = next((c for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES and c.end == t.start - 1

@@ -184,6 +184,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "recompute everything", "recompute all layers", "full activation recomputation"),
     "recompute_none": ("no recompute", "no recomputation", "without recompute", "without recomputation",
+                       "without any recompute", "without any recomputation",
                        "no activation checkpointing", "without activation checkpointing", "no checkpointing"),
     "recompute_selective": ("selective recompute", "selective recomputation", "selective checkpointing",
                             "selective activation checkpointing", "selective activation recomputation"),
@@ -235,6 +236,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "dp": ("dp", "data parallel", "data parallelism", "data-parallel", "dp degree", "dp ranks", "data parallel ranks",
            "dp size", "replicas"),
     "ranks_label": ("nranks", "n ranks", "world size", "num ranks", "nproc", "ngpus", "num gpus"),
+    "shard_group": ("shard group", "shard groups", "shard group size", "sharding group", "sharding groups"),
     "efficiency": ("efficiency", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
                    "of bandwidth", "of hbm bandwidth", "of theoretical"),
     "way": ("way",),
@@ -314,7 +316,7 @@ _NAME_SUFFIXES = {
     "xtx", "xt", "gre", "spark", "station",
 }
 _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
-    r"^(?:[habv]\d{2,3}[a-z]*|g[bh]\d{3}[a-z]*|mi\d{1,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
+    r"^(?:[habv]\d{2,3}[a-z]*|p(?!999)\d{3}|g[bh]\d{3}[a-z]*|mi\d{1,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
     r"91\d[a-z]|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
     r"(?:rtx|gtx|geforce|quadro|radeon|rx)(?:pro)?[a-z]?\d{3,4}[a-z]*|tpuv?\d+[a-z]*(?:ironwood|lite)?|"
     r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
@@ -323,7 +325,8 @@ _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
 _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct", "dgx",
               "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
               "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
-              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend")
+              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin")
+_VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
 _BEFORE_CARD = {"on", "a", "an", "my", "single", "dual", "x", "*", "one", "of", "with", "per", "vs", "or", "and", "can",
@@ -340,7 +343,7 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
-              "queries"),
+              "queries", "usr", "usrs", "ppl", "people"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
@@ -384,12 +387,13 @@ OPS: dict[str, tuple[str, ...]] = {
     "broadcast": ("broadcast", "broadcasts", "broadcasting", "bcast"),
     "reduce": ("reduce", "reduces", "reduction to root"),
     "send_recv": ("send/recv", "sendrecv", "send recv", "send-recv", "p2p", "point-to-point", "point to point",
-                  "send", "sends", "recv", "peer-to-peer"),
+                  "send", "sends", "recv", "peer-to-peer", "handoff", "hand-off", "handoffs", "transfer"),
     "gather": ("gather", "gathers"),
     "scatter": ("scatter", "scatters"),
 }
 # Words that are verbs as often as they are collectives: a collective only next to a buffer, ranks or a link.
-WEAK_OPS = {"reduce", "reduces", "send", "sends", "gather", "gathers", "scatter", "scatters"}
+WEAK_OPS = {"reduce", "reduces", "send", "sends", "gather", "gathers", "scatter", "scatters", "handoff", "hand-off",
+            "handoffs", "transfer"}
 STAGES: dict[str, tuple[str, ...]] = {
     "zero_0": ("zero-0", "zero 0", "zero stage 0", "zero0", "stage 0", "ddp", "plain data parallel"),
     "zero_1": ("zero-1", "zero 1", "zero stage 1", "zero1", "stage 1", "zero-one", "zero stage one", "stage one"),
@@ -560,9 +564,10 @@ def tag(question: str) -> Reading:
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)
-    tags = [_glued_variant(doc, t) for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
+    tags = [_memory_variant(doc, _glued_variant(doc, t)) for t in _phrase_tags(doc, names, kinds)
+            if not _figure_not_card(doc, t)]
     covered = {i for t in tags for i in range(t.start, t.end)}
-    tags += _name_tags(doc, covered)
+    tags += _name_tags(doc, covered, {t.start for t in tags if t.label == "GPU"})
     tags += _consumer_cards(doc, {i for t in tags for i in range(t.start, t.end)})
     tags += _number_led_codes(doc, {i for t in tags for i in range(t.start, t.end)})
     # a figure's unit may also be a cue word ("30 days", "50 flop/byte"): the figure wins that word
@@ -793,8 +798,9 @@ def _rate(texts: list[str]) -> tuple[float, str]:
     return unit_factor(f"{prefix}{'bit' if bits else 'B'}/s", "B/s"), note
 
 
-def _name_tags(doc: Doc, covered: set[int]) -> list[Tag]:
-    """Names the patterns did not match: misspelt, spaced differently, ambiguous, or unknown to the registry."""
+def _name_tags(doc: Doc, covered: set[int], known_parts: set[int]) -> list[Tag]:
+    """Names the patterns did not match: misspelt, spaced differently, ambiguous, or unknown to the registry.
+    `known_parts`: where the parts the patterns found start."""
     tags: list[Tag] = []
     i = 0
     while i < len(doc):
@@ -807,6 +813,8 @@ def _name_tags(doc: Doc, covered: set[int]) -> list[Tag]:
         while j > i + 1 and doc[j - 1].text in _JOINERS | {"."}:
             j -= 1
         found = _resolve_name(doc, i, j)
+        if found is not None and found.label == "UNKNOWN_GPU" and doc[i].lower_ in _VENDORS and found.end in known_parts:
+            found = None  # a vendor's word before a part the patterns know: "intel gaudi 3"
         if found is not None:
             tags.append(found)
             i = found.end
@@ -935,7 +943,7 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
         return Tag("MODEL", spec.id, i, j, typed, note=words)
     if family in _COMMON_WORDS and j == i + 1:
         return None  # "command", "opt", "seed" alone are words, not model names
-    if family is not None or _family_typo(first):
+    if family is not None or (_family_typo(first) and first not in _GPU_WORDS):  # "intel max 1550" is a part
         return Tag("UNKNOWN_MODEL", "model", i, j, typed)
     j = next((end for end in range(j, i, -1) if _gpu_shaped(doc, i, end)), j)  # "v100 32gb": the V100
     if _gpu_shaped(doc, i, j):
@@ -948,7 +956,7 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
 def _glued_letter(doc: Doc, k: int) -> bool:
     """Token k is one letter (not a plural "s") glued to the number before it: "mi300a", "h100a"."""
     return (k < len(doc) and 0 < k and not doc[k - 1].whitespace_ and doc[k - 1].text[-1:].isdigit()
-            and doc[k].is_alpha and len(doc[k].text) == 1 and doc[k].lower_ != "s")
+            and doc[k].is_alpha and len(doc[k].text) == 1 and doc[k].lower_ not in "skmbt")  # not "15T tokens"
 
 
 def _glued_variant(doc: Doc, t: Tag) -> Tag:
@@ -960,6 +968,18 @@ def _glued_variant(doc: Doc, t: Tag) -> Tag:
     if spec is not None:
         return Tag("GPU", spec.id, t.start, t.end + 1, typed, note=_reading_note("GPU", typed, spec.id))
     return Tag("UNKNOWN_GPU", "gpu", t.start, t.end + 1, typed)
+
+
+def _memory_variant(doc: Doc, t: Tag) -> Tag:
+    """'a100 40g': a part's memory written after it, "g" for GB, names that variant (not a 40 Gb/s link)."""
+    k = t.end
+    if t.label != "GPU" or k + 1 >= len(doc) or not doc[k].like_num or doc[k].whitespace_ or doc[k + 1].lower_ != "g":
+        return t
+    typed = doc[t.start:k + 2].text
+    spec = find_gpu(typed)
+    if spec is None:
+        return t
+    return Tag("GPU", spec.id, t.start, k + 2, typed, note=_reading_note("GPU", typed, spec.id))
 
 
 def _family_typo(word: str) -> bool:
