@@ -77,3 +77,21 @@ def test_what_a_question_contrasts_with_is_not_what_it_asks():
     assert asked_terms("When does NCCL use a tree instead of a ring?") == terms("When does NCCL use a tree")
     assert asked_terms("what is the kv cache") == terms("what is the kv cache")
     assert asked_terms("rather than what?") == terms("rather than what?")  # nothing left: the question as asked
+
+
+def test_a_comparison_says_each_side_and_then_what_sets_them_apart():
+    from service.answer.reading import Reading
+
+    latencies = hit("Two latencies", "TTFT is the time from sending a request to its first output token. "
+                                     "TPOT is the time between two output tokens after the first one. "
+                                     "Prefill decides the first number and decode the second, so each is tuned "
+                                     "with different levers.")
+    composer = ExtractiveComposer(TermWeights([latencies.passage.text, "An unrelated passage about NVLink."]))
+    reading = Reading.plain("ttft vs tpot")
+    quotes = composer.candidates(reading, [latencies])
+    for quote in quotes:  # the scorer's view: the sentence on what sets them apart is the best single sentence
+        quote.score = 0.9 if quote.text.startswith("Prefill decides") else 0.5
+    said = [q.text.split()[0] for q in composer.choose(reading, [latencies], quotes)]
+    assert said == ["TTFT", "TPOT", "Prefill"]
+    one_line = Reading.plain("ttft vs tpot in one line each")
+    assert [q.text.split()[0] for q in composer.choose(one_line, [latencies], quotes)] == ["TTFT", "TPOT"]

@@ -108,6 +108,13 @@ class ExtractiveComposer:
                 if best is not None:
                     picked.append(best)
             if picked:
+                # the best sentence overall joins the sides when it says something they do not ("TTFT is …;
+                # TPOT is …" and then what sets them apart), within the length limit
+                lead = ranked[0]
+                if (lead not in picked and not self._repeats(lead, picked) and not reading.one_line
+                        and len(picked) < self.max_sentences
+                        and sum(q.unit.words for q in picked) + lead.unit.words <= self.max_words):
+                    picked.append(lead)
                 return picked
         lead = ranked[0]
         chosen = [lead]
