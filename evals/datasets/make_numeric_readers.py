@@ -685,6 +685,30 @@ with 8 pipeline stages why do people want 32+ micro-batches | retrieval | intent
 why can tp=8 live on nvlink while dp=128 is fine on roce 400 | retrieval | intent,topology
 llama 3 405b reported 38% mfu, how is that different from hfu when activations are recomputed | retrieval | intent,training
 chinchilla-optimal token count for a 70b, and where does 20 tokens per param come from | retrieval | intent,training
+why does llama 3.1 70b use 8 kv heads instead of 64 — what is gqa actually buying us | retrieval | intent
+conceptually whats the difference between zero stage 3 and fsdp full shard on like 64 gpus, are they the same thing? | retrieval | intent
+why is ring allreduce called bandwidth optimal, where does the 2(n-1)/n come from? explain pls | retrieval | intent
+how does paged attention with 16-token blocks cut fragmentation vs reserving a contiguous 2048 token slot per request | retrieval | intent
+in mooncake why keep the kv cache for 128k prompts in cpu dram and ssd instead of just recomputing the prefill | retrieval | intent
+why is prefill of an 8k prompt compute bound but decode at batch 1 memory bound on an h100, intuition? | retrieval | intent
+what does gpudirect rdma skip compared to a normal path through the cpu with a 400gb/s nic | retrieval | intent
+vast vs weka for checkpointing a 405b model every 30 min, which architecture makes more sense and why | retrieval | intent
+is continuous batching the reason vllm claims like 23x throughput over hf transformers? how does it work | retrieval | intent
+when would u pick tp=8 over pp=8 for llama 405b on 2 nodes of 8 h100s, whats the tradeoff | retrieval | intent
+whats the difference between 40% mfu and hfu when you turn on activation recompute | retrieval | intent
+why do triton matmul tutorials use BLOCK_SIZE 128 tiles on h100, what does that knob control | retrieval | intent
+why does nccl switch from ring to tree for our 512-gpu allreduce at small message sizes, and where's the crossover around 1G? | retrieval | intent
+what changed going from nvlink 4 (900 GB/s) to nvlink 5 (1.8 TB/s) — is the nvswitch topology different on gb200 nvl72? | retrieval | intent
+why did deepseek v3 go with MLA instead of GQA, isn't ~70 KB/token of kv the whole point? | retrieval | intent
+zero-3 vs fsdp FULL_SHARD on 64 h100s — is the comm pattern actually any different or just naming? | retrieval | intent
+our vllm throughput on llama 3.1 70b goes flat past bs 64 on 4x h100 — usually the scheduler or the kv pool? what do people check first | retrieval | intent
+how does pagedattention's 16-token block size cut fragmentation compared to reserving a contiguous 32k slot per request? | retrieval | intent
+why is 40-50% MFU considered good on big h100 clusters when the 989 TFLOP/s peak is right there? | retrieval | intent
+rail-optimized vs plain fat-tree for a 1024 gpu h100 cluster with 8x 400G nics per node — which do people pick and why? | retrieval | intent
+why did mooncake (kimi) split prefill and decode into separate gpu pools instead of colocating them on the same 8-gpu nodes? | retrieval | intent
+explain why nccl-tests multiplies all_reduce algbw by 2(n-1)/n to get busbw — what is busbw supposed to represent on 8 gpus? | retrieval | intent
+gpudirect rdma vs gpudirect storage on a dgx h100 with 8x 400G CX7 — what's actually different in the data path? | retrieval | intent
+why do people keep tp=8 inside the node and put pp across nodes for 405b-class training, rather than tp=16? | retrieval | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -701,7 +725,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # Hand-written items are numbered batch by batch, each batch's calculated entries then its unknown ones, so a
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
-BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10), (60, 8), (60, 8)]
+BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10), (60, 8), (60, 8), (60, 8), (60, 8)]
 
 
 def hand_written() -> list[dict]:
