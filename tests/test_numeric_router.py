@@ -543,3 +543,35 @@ def test_more_unknown_parts(question):
 
 def test_a_vendor_word_before_a_known_part_is_that_part():
     assert _route("llama 3.1 8b decode on intel gaudi 3").inputs["gpu"] == "gaudi-3"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("mistral 7b v0.1 (swa 4096), 16k prompts, bs 32 - kv footprint?", {"batch": 32, "context": 16384}),
+    ("deepseak r1 MLA cache at fp8, 64 reqs x 32k ctx - GB of kv?", {"batch": 64, "context": 32768}),
+    ("we run lama 3.1 70b fp8 on a single h100 with --max-model-len 32768 and --max-num-seqs 8. does it OOM?",
+     {"context": 32768, "batch": 8, "primary": "free_bytes"}),
+    ("EP all2all, 4 nodes x 8 h200, 400GbE roce per gpu, 1 GiB buffer per rank. time?", {"op": "all_to_all"}),
+    # a NIC's speed typed in lower case is still bits
+    ("a dozen nodes x 8 h100s, allreduce 2GiB, 400gb/s nic per gpu - time?", {"nodes": 12, "nic_bandwidth": 50e9}),
+    # "cost" in bytes, "as shipped", a gemm at a given intensity: not the outside words they look like
+    ("how many KiB of kv does each token cost on llama 405b with a bf16 cache", {"primary": "kv_bytes_per_token"}),
+    ("gpt-oss-120b as shipped on one 80g h100, 64 users @ 4k tokens each. how much headroom is left?",
+     {"model": "gpt-oss-120b", "batch": 64, "primary": "free_bytes"}),
+    ("fp8 gemm at arithmetic intensity 120 on an h20, attainable flop/s?",
+     {"intensity": 120.0, "primary": "attainable_flops"}),
+    ("my triton matmul does 150 FLOP/B - on an h100 sxm in fp8 whats the roof for it",
+     {"intensity": 150.0, "primary": "attainable_flops"}),
+    # converted from one precision to another: the one it goes to
+    ("if someone upcasts deepseek r1 from the fp8 release to bf16 how many TB do the weights become",
+     {"precision": "bf16"}),
+    ("gaudi3, llama 3.1 8b bf16, bs 8 ctx 1k - memroy-bound step time only",
+     {"batch": 8, "primary": "memory_time_s"}),
+])
+def test_readings_from_the_ninth_and_tenth_batches(question, expected):
+    got = _route(question).inputs
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_money_is_still_outside_every_calculator():
+    assert route_numeric("how much does an h100 cost") is None
+    assert route_numeric("what does serving llama 3.1 8b on an h100 cost per month") is None

@@ -33,7 +33,7 @@ from calculators.units import fmt_int
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
-from .tagger import COUNT_NOUNS, Reading, Tag, tag
+from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 
 
 @dataclass
@@ -106,10 +106,13 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
     word = cue.text.lower()
-    if word in ("cost", "costs"):
-        return _gpu_hours(r)
-    if word in ("shipped", "ships", "ship"):
-        return any(p.start == cue.end for p in r.of("PRECISION"))
+    if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
+        figures = {i for t in r.of("QUANTITY") for i in range(t.start, t.end)}
+        return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))
+    if word in ("shipped", "ships", "ship"):  # "as shipped", "in its shipped mxfp4": the release precision
+        return any(p.start == cue.end for p in r.of("PRECISION")) or r.words[cue.start - 1:cue.start] == ["as"]
+    if word in ("gemm", "matmul"):  # "a gemm at intensity 120": a roofline question about that kernel
+        return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")
     return False
 
 
@@ -180,7 +183,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (r.has("adam") and r.has("memory", "state", "how_much"))
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
-    if r.has("tokens_per_s", "decode", "latency", "aggregate", "throughput", "how_fast", "speed", "compute_time"):
+    if r.has("tokens_per_s", "decode", "latency", "aggregate", "throughput", "how_fast", "speed", "compute_time",
+             "memory_time"):
         return "decode"
     if r.has("kv") and not (r.has("fit", "enough", "left", "weights", "run") or _how_many_gpus(r)
                             or (r.has("memory") and r.has("total"))):  # "total vram, …, fp8 kv cache": the sum
@@ -247,6 +251,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "min_gpus"
         if r.has("compute_time"):
             return "compute_time_s"
+        if r.has("memory_time"):
+            return "memory_time_s"
         if r.has("latency"):
             return "step_time_s"
         if r.has("per_sequence") or any(c.key == "each" and c.start == rate.end

@@ -128,13 +128,22 @@ def _own_nvlink(t: Tag, gpu: str | None) -> tuple[str, str]:
 
 def _precisions(r: Reading, s: Slots) -> None:
     kv_cues = r.of("CUE", "kv")
-    for t in r.of("PRECISION"):
+    named = r.of("PRECISION")
+    if len(named) > 1:  # "upcast it from the fp8 release to bf16": the precision it goes to
+        named = [t for t in named if not _from_precision(r, t)] or named
+    for t in named:
         after = r.words[t.end] if t.end < len(r.words) else ""
         kv = after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
         slot = "kv_precision" if kv else "precision"
         if slot in s.values and slot == "precision":
             slot = "kv_precision" if kv_cues and "kv_precision" not in s.values else slot
         s.values.setdefault(slot, t.key)
+
+
+def _from_precision(r: Reading, t: Tag) -> bool:
+    """'from fp8', 'from the fp8 release': the precision something is converted from."""
+    before = r.words[max(t.start - 3, 0):t.start]
+    return "from" in before and not {"to", "into", "in"} & set(before[before.index("from"):])
 
 
 def _op(r: Reading, s: Slots) -> None:
@@ -291,7 +300,11 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
         own = _nearest_label(r, t, ("busbw", "algbw"), limit=3, exclude=asked)
     if own is None and labels and len(labels) == len(asked) == 1 and _gap(r, t, labels[0]) == 0:
         own, asked = labels[0], set()  # "100 GB/s busbw?" is the figure's own label
-    s.note(t.note)
+    value, note = t.value, t.note
+    nic = {"nic", "nics", "ethernet", "infiniband", "ib", "roce"} & set(r.words[max(t.start - 1, 0):t.end + 2])
+    if note and nic and own is None:  # "400gb/s nic per gpu": a NIC's speed is quoted in bits, whatever the case
+        value, note = t.value / 8, f"“{t.text}” read as bits per second (a NIC's speed is quoted in bits)"
+    s.note(note)
     if own is not None:
         v.setdefault(own.key, t.value)
         other = "algbw" if own.key == "busbw" else "busbw"
@@ -299,7 +312,7 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
         return
     if asked:
         s.asked = next(c.key for c in labels if id(c) in asked)
-    v.setdefault("bandwidth", t.value)
+    v.setdefault("bandwidth", value)
 
 
 def _counts(r: Reading, s: Slots, used: set[int]) -> None:

@@ -168,6 +168,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "per_sequence": ("per sequence", "per user", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
     "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound"),
+    "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
+                    "memory time", "time if memory bound", "memory read time", "weight read time"),
     "compute_bound": ("compute bound", "compute-bound", "become compute bound", "becomes compute bound",
                       "turn compute bound"),
     "memory_bound": ("memory bound", "memory-bound", "bandwidth bound", "bandwidth-bound"),
@@ -220,13 +222,15 @@ CUES: dict[str, tuple[str, ...]] = {
                  "fp8 peak", "fp16 peak"),
     "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof",
                        "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
-    "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s"),
+    "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof"),
     # number labels
-    "batch": ("batch", "batch size", "concurrency", "concurrent", "batched", "micro batch", "micro-batch",
+    "batch": ("batch", "batch size", "bs", "bsz", "max num seqs", "--max num seqs", "concurrency", "concurrent",
+              "batched", "micro batch", "micro-batch",
               "microbatch", "mbs", "micro batch size", "micro-batch size"),
     "gpu_count": ("card count", "gpu count", "device count", "cards needed", "gpus needed", "number of cards",
                   "number of gpus", "how many cards", "how many of them"),
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
+                "max model len", "--max model len",  # vLLM's --max-model-len
                 "seq", "seq length", "seq_len",
                 "sequence len", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
     "each": ("each", "per node", "per server", "per box", "in each", "apiece", "per host"),
@@ -343,7 +347,7 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
-              "queries", "usr", "usrs", "ppl", "people"),
+              "queries", "usr", "usrs", "ppl", "people", "req", "reqs"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
@@ -352,6 +356,7 @@ _BYTE_UNITS = {
     "gigabytes": "GB", "megabyte": "MB", "megabytes": "MB", "terabyte": "TB", "terabytes": "TB",
     "kilobyte": "kB", "kilobytes": "kB", "meg": "MB", "megs": "MB",
 }
+BYTE_WORDS = frozenset(_BYTE_UNITS) - {"b"}  # "b" is also a billion
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9,
                 "billion": 1e9, "t": 1e12, "trillion": 1e12, "tn": 1e12}
 _TOKEN_WORDS = ("token", "tokens", "tok", "toks", "tokns")
@@ -382,7 +387,8 @@ OPS: dict[str, tuple[str, ...]] = {
                    "allgathers", "all-gathered"),
     "reduce_scatter": ("reduce-scatter", "reducescatter", "reduce scatter", "reduce_scatter", "reduce-scatters",
                        "reduce-scattering"),
-    "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv", "all-to-al", "all to al",
+    "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv", "all2all", "all-2-all",
+                   "all-to-al", "all to al",
                    "alltoal"),
     "broadcast": ("broadcast", "broadcasts", "broadcasting", "bcast"),
     "reduce": ("reduce", "reduces", "reduction to root"),
@@ -1007,4 +1013,4 @@ def warm() -> None:
     tag("warm-up: llama 3.1 8b on an h100, 1 GB all-reduce")
 
 
-__all__ = ["Reading", "Tag", "tag", "unit_factor", "warm", "COUNT_NOUNS", "CUES", "OPS", "WEAK_OPS"]
+__all__ = ["Reading", "Tag", "tag", "unit_factor", "warm", "BYTE_WORDS", "COUNT_NOUNS", "CUES", "OPS", "WEAK_OPS"]
