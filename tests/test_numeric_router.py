@@ -238,6 +238,7 @@ def test_topology_is_nodes_times_gpus_and_the_model_is_said():
     "can 910c run llama 3.1 70b in fp8",  # a part code that starts with its number
     "all-reduce 1 GB over 8 910cs",
     "is a mi8 enough for mistral 7b bf16",  # an Instinct code with one digit
+    "all-reduce 1 GB over 8 cloud ai 100s",  # a name made of ordinary words and a number
 ])
 def test_unknown_hardware_is_never_the_default_h100(question):
     routed = route_numeric(question)

@@ -330,6 +330,8 @@ _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "ge
               "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
               "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin")
+# Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
+UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770")
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
@@ -455,6 +457,7 @@ def _phrases(nlp) -> dict[str, tuple[list, _Phrase]]:
             if "(" not in entry.name:
                 spellings.add(entry.name)
             add(label, entry.id, sorted(spellings), glue=True, plural=label == "GPU")
+    add("UNKNOWN_GPU", "gpu", UNKNOWN_PARTS, plural=True)
     for key, phrases in PRECISIONS.items():
         add("PRECISION", key, phrases, glue=True)
     for key, phrases in OPS.items():
