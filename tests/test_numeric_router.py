@@ -576,3 +576,39 @@ def test_readings_from_the_ninth_and_tenth_batches(question, expected):
 def test_money_is_still_outside_every_calculator():
     assert route_numeric("how much does an h100 cost") is None
     assert route_numeric("what does serving llama 3.1 8b on an h100 cost per month") is None
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("llama 8b kv fp8 32k batch 64 how many GB", {"context": 32768, "batch": 64}),  # the 32k is not the batch's
+    ("4k context 32 batch llama 3.1 8b kv cache", {"context": 4096, "batch": 32}),
+    ("llama3.1-70b fp8 h100x2 tok/s", {"gpu": "h100-sxm", "gpus": 2}),  # "x2" is a count, not a variant letter
+    ("mi325x llama 70b bf16 token/sec", {"gpu": "mi325x", "primary": "tokens_per_s_per_sequence"}),
+    ("need train 70b on 15T in 30 day, how many gb200, mfu 40%",  # "gb200" is a part, not "how many gb"
+     {"gpu": "gb200", "tokens": 15e12, "primary": "gpus_needed"}),
+    ("llama 3.1 8b 15T on 1024 trn2 chip mfu 40% days?", {"tokens": 15e12, "gpus": 1024}),
+    ("A small 1.3 billion parameter model is trained on 3e11 tokens using 64 TPU v5p chips at 50% MFU. "
+     "How long is the run?", {"params": 1300000000, "tokens": 3e11, "primary": "time_s"}),
+    ("nccl-tests reports a bus bandwidth of 190 gigabytes per second for an all-reduce across 16 GPUs. "
+     "What algorithm bandwidth does that correspond to?", {"busbw": 190e9, "ranks": 16, "primary": "algbw"}),
+    ("Suppose you download gpt-oss-120b in the MXFP4 format that OpenAI ships it in. How much memory do its "
+     "weights occupy, in gigabytes?", {"precision": "mxfp4"}),
+    ("Our storage team wants to know how large one complete training checkpoint of DeepSeek-V3 is. "
+     "What figure should I give them, in terabytes?", {"primary": "checkpoint_bytes"}),
+    ("Llama 3.1 405B was trained on about 15.6 trillion tokens. Using the 6ND rule, how many FLOPs does that "
+     "come to?", {"tokens": 15.6e12, "primary": "flops"}),
+    ("Mixtral 8x7B in bf16 on two H100s serves 16 concurrent requests with 4k tokens of context each, and we "
+     "assume 70 percent of peak memory bandwidth is reached. What aggregate throughput should we expect?",
+     {"efficiency": 0.7, "batch": 16, "primary": "aggregate_tokens_per_s"}),
+    ("tp8 pp4 dp16 zero-1 llama 3.1 405b, model state per gpu", {"tp": 8, "pp": 4, "dp": 16}),
+])
+def test_readings_from_the_eleventh_and_twelfth_batches(question, expected):
+    got = _route(question).inputs
+    assert {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("question", [
+    "how many gpus was llama 3 405b trained on",  # history, not a calculation
+    "what percent of the step is the pipeline bubble with 8 stages and 32 microbatches",  # a share asked
+])
+def test_history_and_shares_are_still_not_calculations(question):
+    assert route_numeric(question) is None

@@ -88,11 +88,13 @@ def _is_conceptual(r: Reading) -> bool:
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     history = "did" in r.words and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
-    if any(not _asked_in_passing(r, c) for c in r.of("CUE", "outside")) or history or (r.has("train") and {"was", "were"} & set(r.words)):
+    # "was trained on 15.6 trillion tokens; with 6ND, how many FLOPs": the figures are given, the sum is asked
+    trained = r.has("train") and {"was", "were"} & set(r.words) and not (r.has("flops") and _training_tokens(s))
+    if any(not _asked_in_passing(r, c) for c in r.of("CUE", "outside")) or history or trained:
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
         return False  # two models or parts named: a comparison, not one calculation
-    if any(t.end == c.start for c in r.of("CUE", "tokens_per_s") for t in r.of("NUMBER")):
+    if any(t.end == c.start for c in r.of("CUE", "tokens_per_s") for t in s.loose):  # (not "h100x2 tok/s")
         return False  # "logs 900 tokens per second … what is its MFU?": the rate is given, not asked
     if _is_conceptual(r) and not r.has(*_REQUEST):
         return False
@@ -109,8 +111,12 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
         figures = {i for t in r.of("QUANTITY") for i in range(t.start, t.end)}
         return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))
-    if word in ("shipped", "ships", "ship"):  # "as shipped", "in its shipped mxfp4": the release precision
-        return any(p.start == cue.end for p in r.of("PRECISION")) or r.words[cue.start - 1:cue.start] == ["as"]
+    if word in ("shipped", "ships", "ship"):  # "as shipped", "in its shipped mxfp4", "the mxfp4 format openai
+        # ships it in": the release precision
+        return (any(p.start == cue.end or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))
+                or r.words[cue.start - 1:cue.start] == ["as"])
+    if word == "storage":  # "our storage team wants the size of one checkpoint": a size, not storage speed
+        return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
     if word in ("gemm", "matmul"):  # "a gemm at intensity 120": a roofline question about that kernel
         return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")
     return False

@@ -246,8 +246,8 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
             v.setdefault("params", int(round(t.value)))
             used.add(id(t))
         elif t.key == "size_name":
-            if "model" in v and t.value >= 1e12 and not any(m.end == t.start for m in r.of("MODEL")):
-                s.token_counts.append(t)  # "qwen2.5 72b, 18T, mi300x": a named model's trillions are its tokens
+            if ("model" in v or "params" in v) and t.value >= 1e12 and not _names_its_size(r, t, v):
+                s.token_counts.append(t)  # "qwen2.5 72b, 18T, mi300x", "train 70b on 15T": trillions are its tokens
                 used.add(id(t))
                 continue
             if "model" in v:
@@ -370,7 +370,7 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     _sequences_times_tokens(r, s, used)
     # a label right after a figure with a unit already has its figure ("4k context 32 batch")
     taken = {id(c) for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES
-             and any(f.end == c.start for f in r.tags if f.label in ("QUANTITY", "COUNT"))}
+             and any(f.end == c.start and _may_fill(f, c.key) for f in r.tags if f.label in ("QUANTITY", "COUNT"))}
     claimed: set[int] = set()  # labels a number took here
     for t in r.of("NUMBER"):
         if id(t) in used:
@@ -401,6 +401,12 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
             v.setdefault(role, int(t.value))
 
 
+def _may_fill(figure: Tag, label: str) -> bool:
+    """Whether a figure written before a label can be that label's ("4k context"), or is another slot's: in
+    "32k batch 64" the 32k is tokens, and batch takes the 64."""
+    return not (label == "batch" and figure.key in ("tokens", "tokens_bare"))
+
+
 def _sequences_times_tokens(r: Reading, s: Slots, used: set[int]) -> None:
     """'32 x 8192' with no GPU after it: 32 sequences of 8,192 tokens (the site writes batches this way)."""
     numbers = [t for t in r.of("NUMBER") if id(t) not in used]
@@ -429,6 +435,11 @@ def _sizes() -> dict[float, list]:
         for m in re.finditer(r"(?<![x\d.])(\d+(?:\.\d+)?)b\b", spec.name.lower()):
             out.setdefault(float(m.group(1)) * 1e9, []).append(spec)
     return out
+
+
+def _names_its_size(r: Reading, t: Tag, v: dict) -> bool:
+    """'kimi k2 1T': a trillion written right after the name of a trillion-parameter model is its size."""
+    return "model" in v and any(m.end == t.start for m in r.of("MODEL")) and models().entries[v["model"]].params.total >= 5e11
 
 
 def _model_of_size(params: float):

@@ -155,7 +155,8 @@ CUES: dict[str, tuple[str, ...]] = {
                     "beyond the sliding window", "once past", "past window", "outside the window"),
     # decode
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
-                     "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s"),
+                     "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
+                     "token/sec", "token per second", "token per sec"),
     "decode": ("decode", "decoding", "generation", "generate", "generates", "inference speed"),
     "speed": ("speed", "fast", "quick", "rate"),
     "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
@@ -283,7 +284,7 @@ CUES: dict[str, tuple[str, ...]] = {
                 "more requests", "how many requests", "how many sequences", "how many users", "sequences fit",
                 "users fit", "requests fit", "times faster", "x faster", "speedup", "speed-up", "improvement",
                 "reduction", "saving", "savings", "save", "saves", "saved", "waste", "wasted", "fragmentation",
-                "percent of", "share of", "fraction of", "utilization of", "overhead", "bubble",
+                "what percent", "what percentage", "how many percent", "share of", "fraction of", "utilization of", "overhead", "bubble",
                 "iphone", "ipad", "android", "smartphone", "phone", "laptop", "macbook", "raspberry pi", "mac mini",
                 "mac studio", "chromebook"),
 }
@@ -489,6 +490,7 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
         "QUANTITY/bandwidth": [
             [num, rate_prefix, *per_second], [num, {"TEXT": {"REGEX": r"^(?:[kmgtKMGT]bps|[KMGT]Bps)$"}}],
             [num, rate_prefix, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
+            [num, {"LOWER": {"IN": sorted(_SPELLED_RATES)}}, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
             [num, {"TEXT": {"REGEX": "^[gG]$"}, "SPACY": True}, {"NORM": {"IN": ["ib", "infiniband", "nic", "nics",
                                                                               "ethernet", "port", "ports", "link",
                                                                               "network", "networking"]}}],
@@ -596,6 +598,9 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
         kind = kinds[match_id]
         if all(not doc[start + k].whitespace_ for k in kind.glued if start + k < end):
             spans.append(Span(doc, start, end, label=kind.label, kb_id=kind.key))
+    # a cue whose last word begins a part's name is not that cue: "how many gb200" is not "how many gb"
+    names = {span.start for span in spans if span.label_ in ("GPU", "MODEL")}
+    spans = [span for span in spans if not (span.label_ == "CUE" and span.end - 1 in names and len(span) > 1)]
     tags = []
     for span in filter_spans(spans):
         note = _reading_note(span.label_, span.text, span.kb_id_) if span.label_ in ("MODEL", "GPU", "LINK") else ""
@@ -609,6 +614,10 @@ def _merge_number_words(doc: Doc) -> None:
     i = 0
     while i < len(doc):
         t = doc[i]
+        if _scientific(doc, i):  # "3e11 tokens", "3.8e25 FLOPs": the tokenizer split it in three
+            runs.append((i, i + 3, float(doc[i:i + 3].text)))
+            i += 3
+            continue
         if t.like_num and t.text[:1].isdigit():
             try:
                 _set_value(t, float(t.text.replace(",", "")))
@@ -648,6 +657,12 @@ def _merge_number_words(doc: Doc) -> None:
         # after merging, the run is one token at the position the earlier merges left it
         shift = sum(e - s - 1 for s, e, _ in runs if e <= start)
         _set_value(doc[start - shift], value)
+
+
+def _scientific(doc: Doc, i: int) -> bool:
+    """Tokens i..i+2 are one number in scientific notation, glued: "3", "e", "11"."""
+    return (i + 2 < len(doc) and doc[i].like_num and doc[i].text[:1].isdigit() and not doc[i].whitespace_
+            and doc[i + 1].lower_ == "e" and not doc[i + 1].whitespace_ and doc[i + 2].text.isdigit())
 
 
 def _and_inside_number(doc: Doc, i: int, j: int) -> bool:
@@ -786,6 +801,11 @@ def _k(number: float, word: str) -> float:
     return 1000.0
 
 
+# rates written out: "190 gigabytes per second", "400 gigabits per second"
+_SPELLED_RATES = {"kilobytes": "kB", "megabytes": "MB", "gigabytes": "GB", "terabytes": "TB", "kilobits": "kbit",
+                  "megabits": "Mbit", "gigabits": "Gbit", "terabits": "Tbit"}
+
+
 def _rate(texts: list[str]) -> tuple[float, str]:
     """B/s for one rate unit as typed, and a note when the case left bits and bytes open.
 
@@ -793,6 +813,8 @@ def _rate(texts: list[str]) -> tuple[float, str]:
     'gb/s' typed in lower case is read as bytes, and says so.
     """
     unit = texts[0]
+    if unit.lower() in _SPELLED_RATES:
+        return unit_factor(f"{_SPELLED_RATES[unit.lower()]}/s", "B/s"), ""
     prefix = "k" if unit[0] in "kK" else unit[0].upper()
     rest = unit[1:]
     note = ""
@@ -963,9 +985,12 @@ def _resolve_name(doc: Doc, i: int, j: int) -> Tag | None:
 
 
 def _glued_letter(doc: Doc, k: int) -> bool:
-    """Token k is one letter (not a plural "s") glued to the number before it: "mi300a", "h100a"."""
+    """Token k is one letter (not a plural "s") glued to the number before it: "mi300a", "h100a"; not a
+    multiplier ("15T tokens") nor the "x" of a count ("h100x2")."""
+    if k + 1 < len(doc) and doc[k].lower_ == "x" and doc[k + 1].like_num:
+        return False
     return (k < len(doc) and 0 < k and not doc[k - 1].whitespace_ and doc[k - 1].text[-1:].isdigit()
-            and doc[k].is_alpha and len(doc[k].text) == 1 and doc[k].lower_ not in "skmbt")  # not "15T tokens"
+            and doc[k].is_alpha and len(doc[k].text) == 1 and doc[k].lower_ not in "skmbt")
 
 
 def _glued_variant(doc: Doc, t: Tag) -> Tag:
