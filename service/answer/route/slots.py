@@ -439,7 +439,8 @@ def _sizes() -> dict[float, list]:
 
 def _names_its_size(r: Reading, t: Tag, v: dict) -> bool:
     """'kimi k2 1T': a trillion written right after the name of a trillion-parameter model is its size."""
-    return "model" in v and any(m.end == t.start for m in r.of("MODEL")) and models().entries[v["model"]].params.total >= 5e11
+    return ("model" in v and any(m.end == t.start for m in r.of("MODEL"))
+            and models().entries[v["model"]].params.total >= 5e11)
 
 
 def _model_of_size(params: float):

@@ -284,7 +284,8 @@ CUES: dict[str, tuple[str, ...]] = {
                 "more requests", "how many requests", "how many sequences", "how many users", "sequences fit",
                 "users fit", "requests fit", "times faster", "x faster", "speedup", "speed-up", "improvement",
                 "reduction", "saving", "savings", "save", "saves", "saved", "waste", "wasted", "fragmentation",
-                "what percent", "what percentage", "how many percent", "share of", "fraction of", "utilization of", "overhead", "bubble",
+                "what percent", "what percentage", "how many percent", "share of", "fraction of", "utilization of",
+                "overhead", "bubble",
                 "iphone", "ipad", "android", "smartphone", "phone", "laptop", "macbook", "raspberry pi", "mac mini",
                 "mac studio", "chromebook"),
 }
