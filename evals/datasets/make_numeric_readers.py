@@ -733,6 +733,30 @@ Why does FSDP2 move to per-parameter sharding with DTensor instead of FSDP1's fl
 Why is tensor parallelism usually kept inside one 8-GPU NVLink domain rather than stretched across 400 Gb/s InfiniBand between nodes? | retrieval | intent
 What are the trade-offs of chunked prefill with a 512-token chunk versus a 2,048-token chunk, in terms of time to first token and time per output token? | retrieval | intent
 Why did VAST Data, founded in 2016, bet on a disaggregated shared-everything architecture, and how does that differ from WEKA's approach? | retrieval | intent
+why does llama 3.1 405b use GQA with 8 kv heads instead of full multi-head attention? | retrieval | intent
+what's the hourly price of an H100 on AWS right now? | no_answer | intent
+should we buy MI300X or H200 for serving 70B models - which is the better choice? | retrieval | intent
+how did ZeRO-3 compare to FSDP when FSDP first shipped in PyTorch 1.11? | retrieval | intent
+why is the all-reduce busbw defined as algbw times 2(n-1)/n in nccl-tests? | retrieval | intent
+what would a vendor quote be for 64 B200s in an NVL72 rack this quarter? | no_answer | intent
+why is decode memory-bound at batch 1 on an H100 even though it has 989 TFLOP/s? | retrieval | intent
+what changed between NVLink 3 on the A100 and NVLink 4 on the H100? | retrieval | intent
+how much does it cost to rent 512 H100s for 30 days on CoreWeave? | no_answer | intent
+is 40% MFU a realistic target for a 1,024-GPU training run, and why do big runs lose MFU? | retrieval | intent
+why does PagedAttention use blocks of 16 tokens rather than allocating the KV cache per sequence? | retrieval | intent
+how does Mooncake keep KV cache in CPU DRAM and SSD across nodes for DeepSeek-V3 serving? | retrieval | intent
+`NCCL_ALGO=Tree` vs the default Ring — what does setting it actually change for my 2-node × 8 GPU all-reduce? thx!! | retrieval | intent
+torchrun --nproc_per_node 8 train.py --model llama-3.1-8b --zero 2 → OOMs only in the backward pass, never in forward. why the backward? | retrieval | intent
+vllm serve ... --gpu-memory-utilization 0.9 --max-num-seqs 256: why does vLLM grab 90% of the 80 GB up front for KV blocks instead of growing on demand? | retrieval | intent
+nvidia-smi shows `78000MiB / 81559MiB` used on an idle vLLM server with llama-3.1-70b fp8 on 2 GPUs — memory leak or expected behaviour? | retrieval | intent
+nccl-tests row: `1073741824 ... algbw 217.4 busbw 380.5` — why is busbw bigger than algbw, and which one should I compare with the 450 GB/s NVLink spec? | retrieval | intent
+{tp: 8, pp: 1} vs {tp: 4, pp: 2} for llama 3.1 70b on 8x h100 — which gives lower latency and why? | retrieval | intent
+NCCL_P2P_DISABLE=1 made my 8x H100 all-reduce 5x slower. what exactly does it turn off? | retrieval | intent
+`--enable-chunked-prefill --max-num-batched-tokens 8192` — what does chunked prefill do to TTFT vs inter-token latency? | retrieval | intent
+ShardingStrategy.HYBRID_SHARD vs FULL_SHARD on 4 nodes × 8 GPUs, 400Gb/s IB: when is hybrid the better choice? | retrieval | intent
+ds_config: {"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}} on 8x A100 — what is the tradeoff of the CPU offload? | retrieval | intent
+NCCL_IB_GID_INDEX=3 on our RoCE 400G fabric — why do the docs say this is needed, what breaks without it? | retrieval | intent
+**prefill 32k tokens** then decode on H100 (ridge ~295 FLOP/B): why is decode memory-bound but prefill compute-bound? | retrieval | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -750,7 +774,8 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
-           (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8)]
+           (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8)]
 
 
 def hand_written() -> list[dict]:
