@@ -612,3 +612,33 @@ def test_readings_from_the_eleventh_and_twelfth_batches(question, expected):
 ])
 def test_history_and_shares_are_still_not_calculations(question):
     assert route_numeric(question) is None
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a part's own link for a bare family word
+    ("broadcasting a 10 GB checkpoint shard to all 8 gaudi 3 cards in one server over the on-chip RoCE - how long?",
+     {"link": "gaudi3-roce", "ranks": 8}),
+    # command lines: torchrun's and Megatron's flags are labels
+    ("torchrun --nnodes=4 --nproc_per_node=8 train.py --fsdp full_shard --model llama-3.1-70b -> per-GPU "
+     "params+grads+adam state (bf16 mixed)?", {"gpus": 32, "fsdp": "full"}),
+    ("torchrun --nnodes 128 --nproc_per_node 8 pretrain.py --model llama-3.1-8b --tokens 15T on H100 SXM, bf16, "
+     "MFU ~40% -> wall-clock?", {"gpus": 1024, "tokens": 15e12, "primary": "time_s"}),
+    ("--tensor-model-parallel-size 4 --pipeline-model-parallel-size 2, 64 GPUs total, ZeRO-1 over the DP ranks, "
+     "llama-3.1-70b. training state per GPU?", {"tp": 4, "pp": 2, "gpus": 64}),
+    # a setup pasted as a list or as key=value pairs
+    ("- gpu: rtx 4090 - model: Llama-3.1-8B-Instruct-AWQ (4bit) - ctx: 32k - 1 seq - kv: fp16 -> how much "
+     "headroom is left on the card?", {"precision": "int4", "kv_precision": "fp16", "context": 32768}),
+    ("params=2B tokens=2T accel=tpu-v5e dtype=bf16 chips=256 mfu=0.45 -> training time?",
+     {"params": 2e9, "tokens": 2e12, "gpus": 256, "mfu": 0.45, "primary": "time_s"}),
+    ("128 gpus = 16 nodes, all-gather 8 GB, ndr", {"ranks": 128, "nodes": 16}),  # a count, not a setting
+    ("**llama 3 8b**, bf16 KV, 256 concurrent seqs x 2k tokens each (assume no paging savings) - KV total?",
+     {"batch": 256, "context": 2048}),
+])
+def test_readings_from_the_thirteenth_and_fourteenth_batches(question, expected):
+    got = _route(question).inputs
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_a_question_about_a_leak_is_not_a_calculation():
+    assert route_numeric("nvidia-smi shows 78000MiB / 81559MiB used on an idle vLLM server with llama-3.1-70b "
+                         "fp8 on 2 GPUs - memory leak or expected behaviour?") is None

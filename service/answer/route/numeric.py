@@ -108,6 +108,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
     word = cue.text.lower()
+    if {"no", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start]):
+        return True  # "(assume no paging savings)": a condition set aside, not what is asked
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
         figures = {i for t in r.of("QUANTITY") for i in range(t.start, t.end)}
         return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))

@@ -29,6 +29,7 @@ from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
                "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
 _LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks", "shard_group": "shard_group",
+                "nodes_label": "nodes", "per_node_label": "gpus_per_node",
                 "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _NODE_NOUNS = set(COUNT_NOUNS["nodes"])
@@ -102,7 +103,7 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
     for t in r.of("UNKNOWN_GPU"):
         s.unknown_gpu = s.unknown_gpu or t.text
     for t in r.of("LINK"):
-        key, note = _own_nvlink(t, v.get("gpu"))
+        key, note = _own_link(t, v.get("gpu"))
         scope = links().entries[key].scope
         slot = "inter_link" if scope == "inter-node" else "link"
         if slot not in v:
@@ -117,12 +118,14 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
     _op(r, s)
 
 
-def _own_nvlink(t: Tag, gpu: str | None) -> tuple[str, str]:
-    """A bare "nvlink" (or "nvlink bridge") next to a named part is that part's own NVLink: NVLink 5 on a B200,
-    the bridge of an H100 NVL pair; with no part named it is NVLink 4, and the note says so."""
+def _own_link(t: Tag, gpu: str | None) -> tuple[str, str]:
+    """A bare family word beside a named part is that part's own link: "nvlink" is NVLink 5 on a B200 and the
+    bridge of an H100 NVL pair, "roce" in a Gaudi 3 server its on-chip RoCE; with no part named, "nvlink" is
+    NVLink 4 and "roce" a 400 GbE NIC, and the note says so."""
     own = gpus().entries[gpu].link if gpu else None
-    if t.key == "nvlink4" and t.text.lower() == "nvlink" and own and own != t.key and own.startswith("nvlink"):
-        return own, f"“nvlink” read as the {gpus().entries[gpu].name}'s {links().entries[own].name}"
+    family = t.text.lower()
+    if family in ("nvlink", "roce") and own and own != t.key and family in own:
+        return own, f"“{t.text}” read as the {gpus().entries[gpu].name}'s {links().entries[own].name}"
     return t.key, t.note
 
 
@@ -134,6 +137,8 @@ def _precisions(r: Reading, s: Slots) -> None:
     for t in named:
         after = r.words[t.end] if t.end < len(r.words) else ""
         kv = after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
+        if t.key == s.values.get("precision") and not kv:
+            continue  # "AWQ (4bit)": the same precision said twice, not a second one for the KV cache
         slot = "kv_precision" if kv else "precision"
         if slot in s.values and slot == "precision":
             slot = "kv_precision" if kv_cues and "kv_precision" not in s.values else slot
@@ -273,7 +278,9 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
 
 def _nearest_label(r: Reading, t: Tag, keys: tuple[str, ...], limit: int = 3, exclude=()) -> Tag | None:
     labels = [c for c in r.tags if c.label == "CUE" and c.key in keys and id(c) not in exclude]
-    near = sorted(((_gap(r, t, c), abs(c.start - t.start), n) for n, c in enumerate(labels)))
+    # nearest by the words between; then by the nearer edge ("tensor model parallel size 4 pipeline …": the
+    # label that ends right before the number, not the one that starts right after it); then the earlier label
+    near = sorted(((_gap(r, t, c), min(abs(t.start - c.end), abs(c.start - t.end)), n) for n, c in enumerate(labels)))
     near = [(g, d, n) for g, d, n in near if g <= limit]
     return labels[near[0][2]] if near else None
 

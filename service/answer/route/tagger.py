@@ -129,7 +129,9 @@ CUES: dict[str, tuple[str, ...]] = {
     # what is asked
     "how_much": ("how much",), "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest",
                                             "number of"),
-    "how_long": ("how long", "how much time"), "how_fast": ("how fast", "how quick", "how quickly"),
+    "how_long": ("how long", "how much time"),
+    "time_to_train": ("training time", "time to train", "train time", "time to pretrain", "wall clock", "wallclock",
+                      "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
     "how_big": ("how big", "how large", "how heavy", "how many gb", "how many gigabytes", "how many bytes"),
     "compute": ("compute", "calculate", "estimate", "work out", "figure out", "what is the size", "size of"),
     "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
@@ -225,23 +227,27 @@ CUES: dict[str, tuple[str, ...]] = {
                        "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof"),
     # number labels
-    "batch": ("batch", "batch size", "bs", "bsz", "max num seqs", "--max num seqs", "concurrency", "concurrent",
+    "batch": ("batch", "batch size", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
               "microbatch", "mbs", "micro batch size", "micro-batch size"),
     "gpu_count": ("card count", "gpu count", "device count", "cards needed", "gpus needed", "number of cards",
                   "number of gpus", "how many cards", "how many of them"),
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
-                "max model len", "--max model len",  # vLLM's --max-model-len
+                "max model len",  # vLLM's --max-model-len
                 "seq", "seq length", "seq_len",
                 "sequence len", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
     "each": ("each", "per node", "per server", "per box", "in each", "apiece", "per host"),
     "tp": ("tp", "tensor parallel", "tensor parallelism", "tensor-parallel", "tensor parallel degree",
-           "tensor parallelism degree", "tensor", "tp degree", "tp size"),
-    "pp": ("pp", "pipeline parallel", "pipeline parallelism", "pipeline-parallel", "pipeline stages", "pipeline"),
+           "tensor parallelism degree", "tensor", "tp degree", "tp size", "tensor model parallel size",
+           "tensor parallel size"),
+    "pp": ("pp", "pipeline parallel", "pipeline parallelism", "pipeline-parallel", "pipeline stages", "pipeline",
+           "pipeline model parallel size", "pipeline parallel size"),
     "dp": ("dp", "data parallel", "data parallelism", "data-parallel", "dp degree", "dp ranks", "data parallel ranks",
            "dp size", "replicas"),
     "ranks_label": ("nranks", "n ranks", "world size", "num ranks", "nproc", "ngpus", "num gpus"),
     "shard_group": ("shard group", "shard groups", "shard group size", "sharding group", "sharding groups"),
+    "nodes_label": ("nnodes", "num nodes", "node count"),  # torchrun's --nnodes and --nproc-per-node
+    "per_node_label": ("nproc per node", "gpus per node", "ngpus per node"),
     "efficiency": ("efficiency", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
                    "of bandwidth", "of hbm bandwidth", "of theoretical"),
     "way": ("way",),
@@ -284,7 +290,8 @@ CUES: dict[str, tuple[str, ...]] = {
                 "more requests", "how many requests", "how many sequences", "how many users", "sequences fit",
                 "users fit", "requests fit", "times faster", "x faster", "speedup", "speed-up", "improvement",
                 "reduction", "saving", "savings", "save", "saves", "saved", "waste", "wasted", "fragmentation",
-                "what percent", "what percentage", "how many percent", "share of", "fraction of", "utilization of",
+                "what percent", "what percentage", "how many percent", "memory leak", "leak",
+                "expected behaviour", "expected behavior", "is this normal", "is that normal", "share of", "fraction of", "utilization of",
                 "overhead", "bubble",
                 "iphone", "ipad", "android", "smartphone", "phone", "laptop", "macbook", "raspberry pi", "mac mini",
                 "mac studio", "chromebook"),
@@ -471,6 +478,20 @@ def _phrases(nlp) -> dict[str, tuple[list, _Phrase]]:
     return out
 
 
+# "params=2B tokens=2T chips=256": a pasted setting whose key is the figure's noun reads as "2B params" (not a
+# count's noun: "128 gpus = 16 nodes", "32 ranks: 120 GB/s")
+_KEY_VALUE = re.compile(r"\b(params|parameters|tokens|chips|gpus|cards|nodes|ranks|users|seqs|sequences|requests)"
+                        r"\s*[=:]\s*(\d[\d.,]*\s?[kmbtKMBT]?)(?![\w.])")
+
+
+def _value_first(m: re.Match) -> str:
+    before = m.string[:m.start()].split()
+    if before and before[-1].replace(",", "").isdigit():
+        return m.group(0)  # the noun of a count before it: "128 gpus = 16 nodes"
+    return f"{m.group(2)} {m.group(1)}"
+
+
+_FLAG = re.compile(r"(?<!\S)--?(?=[A-Za-z])")  # a command line's "--nnodes", "--max-model-len": read as words
 _JOINED = re.compile(r"(?<=[A-Za-z0-9.])[\-_](?=[A-Za-z0-9])")
 
 
@@ -572,7 +593,8 @@ def unit_factor(unit: str, base: str) -> float:
 def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
     nlp, names, kinds, numbers, vocabulary = _pipeline()
-    text = _unjoin(question.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'"))
+    text = question.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
+    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", text)))
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)
