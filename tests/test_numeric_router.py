@@ -642,3 +642,28 @@ def test_readings_from_the_thirteenth_and_fourteenth_batches(question, expected)
 def test_a_question_about_a_leak_is_not_a_calculation():
     assert route_numeric("nvidia-smi shows 78000MiB / 81559MiB used on an idle vLLM server with llama-3.1-70b "
                          "fp8 on 2 GPUs - memory leak or expected behaviour?") is None
+
+
+CONFIG_JSON = ('config.json: {"hidden_size": 5120, "intermediate_size": 13824, "num_attention_heads": 40, '
+               '"num_hidden_layers": 48, "num_key_value_heads": 8, "vocab_size": 152064}')
+
+
+def test_a_pasted_config_is_the_model():
+    routed = _route(CONFIG_JSON + " -> kv cache at 32k ctx, 4 seqs, bf16?")
+    assert routed.calculator == "kv_cache" and routed.inputs["model"]["num_hidden_layers"] == 48
+    assert routed.inputs["batch"] == 4 and routed.inputs["context"] == 32768
+    assert not any("was not used" in a for a in routed.assumed)  # the config's own figures are not "unused"
+    worded = _route("my config: hidden 4096, 32 layers, 32 heads, 8 kv heads, intermediate 14336, vocab 128256. "
+                    "kv bytes per token in bf16?")
+    assert worded.inputs["model"] == {"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                                      "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}
+    from calculators import calculate
+
+    assert calculate(worded.calculator, worded.inputs).quantity("kv_bytes_per_token").value == 131072  # Llama 3.1 8B's
+
+
+def test_an_incomplete_config_is_not_a_model():
+    from service.answer.route.config import pasted_config
+
+    assert pasted_config('{"hidden_size": 4096, "num_hidden_layers": 32}') is None
+    assert route_numeric("what is the hidden size of llama 3.1 8b") is None  # asked about, not pasted

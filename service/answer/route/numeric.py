@@ -33,6 +33,7 @@ from calculators.units import fmt_int
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
+from .config import pasted_config
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 
 
@@ -90,7 +91,9 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     history = "did" in r.words and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
     # "was trained on 15.6 trillion tokens; with 6ND, how many FLOPs": the figures are given, the sum is asked
     trained = r.has("train") and {"was", "were"} & set(r.words) and not (r.has("flops") and _training_tokens(s))
-    if any(not _asked_in_passing(r, c) for c in r.of("CUE", "outside")) or history or trained:
+    pasted = isinstance(s.values.get("model"), dict)  # "hidden size", "vocab size" are then the config's fields
+    outside = [c for c in r.of("CUE", "outside") if not (pasted and c.text.lower() in _CONFIG_WORDS)]
+    if any(not _asked_in_passing(r, c) for c in outside) or history or trained:
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
         return False  # two models or parts named: a comparison, not one calculation
@@ -102,6 +105,9 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     if first in _AUXILIARIES and not r.has(*_FIT):
         return False  # "did temperature affect…?", "is an H20 good for training?"
     return True
+
+
+_CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "intermediate size"}
 
 
 def _asked_in_passing(r: Reading, cue: Tag) -> bool:
@@ -498,7 +504,7 @@ def _state_the_rest(out: _Inputs) -> None:
             out.note(f"“{t.text}” was not used in this calculation")
     for t in s.unused:
         out.note(f"“{t.text}” was not used in this calculation")
-    given = set(out.values.values())
+    given = {x for x in out.values.values() if not isinstance(x, dict)}  # (a pasted config is a dict)
     for key in ("tp", "pp", "zero_stage", "fsdp", "kv_precision", "precision", "efficiency", "mfu", "link"):
         if key in s.values and key not in fields and s.values[key] not in given:
             out.note(f"{key.replace('_', ' ')} {s.values[key]} does not change this calculation")
@@ -514,6 +520,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     r = tag(question)
     _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
+    _use_pasted_config(question, s)
     if previous is not None and _is_followup(question, r, s):
         return _follow_up(r, s, previous)
     if not _asks_for_a_number(r, s):
@@ -529,6 +536,21 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     if s.unknown_gpu:
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
     return _request(out.calculator, out.values, out.notes, _conceptual(r))
+
+
+def _use_pasted_config(question: str, s: Slots) -> None:
+    """A config pasted into the question is the model, when no registry model is named; its figures are its own."""
+    if "model" in s.values or s.unknown_model:
+        return
+    config = pasted_config(question)
+    if config is None:
+        return
+    s.values["model"] = config
+    s.values.pop("params", None)
+    s.note("the model is the config in the question: " + ", ".join(f"{k} {v}" for k, v in config.items()))
+    mine = set(config.values())
+    s.loose = [t for t in s.loose if t.value not in mine]
+    s.unused = [t for t in s.unused if t.value not in mine]
 
 
 _IT = re.compile(r"\b(?:it|its|it's|this|that)\b", re.IGNORECASE)
