@@ -757,6 +757,30 @@ ShardingStrategy.HYBRID_SHARD vs FULL_SHARD on 4 nodes × 8 GPUs, 400Gb/s IB: wh
 ds_config: {"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}} on 8x A100 — what is the tradeoff of the CPU offload? | retrieval | intent
 NCCL_IB_GID_INDEX=3 on our RoCE 400G fabric — why do the docs say this is needed, what breaks without it? | retrieval | intent
 **prefill 32k tokens** then decode on H100 (ridge ~295 FLOP/B): why is decode memory-bound but prefill compute-bound? | retrieval | intent
+we do tp8 inside each node today — what if we used pipeline parallelism across the 4 nodes instead, why does the bubble get worse with only 4 micro-batches? | retrieval | intent
+if we switched nccl from ring to tree all-reduce on 1024 gpus, why does the latency scale better — what's the intuition? | retrieval | intent
+what if we turned off paged attention in vllm and preallocated 8k tokens per request, why would that waste kv memory? | retrieval | intent
+if we moved from ZeRO-3 to FSDP hybrid sharding with 8-GPU groups, what changes conceptually about which traffic crosses the inter-node links? | retrieval | intent
+what if we disaggregated prefill onto its own pool of 8 h100s — why would time to first token and decode latency both get more predictable? | retrieval | intent
+suppose we replaced 400G infiniband NDR with RoCE 400GbE, what do we lose in congestion control and how does PFC come into it? | retrieval | intent
+if we quantized llama 3.1 70b to fp8 instead of int4, why does quality usually hold up better? | retrieval | intent
+what if we used continuous batching instead of static batches of 64 requests, why does throughput go up so much? | retrieval | intent
+instead of gpudirect storage, what if the checkpoint data went through a cpu bounce buffer — why is that slower for 8 gpus reading at once? | retrieval | intent
+in mooncake, what if the kv cache for long prompts spilled to ssd instead of staying in dram — what's the tradeoff for ttft? | retrieval | intent
+if we rewrote our fused attention kernel in triton instead of cuda, why might it end up slower on h100? | retrieval | intent
+what if we stretched tp8 to tp16 across two nodes — why does everyone say tensor parallel shouldn't leave the nvlink domain? | retrieval | intent
+why does NVLink 4 get quoted as 900 GB/s when nccl-tests busbw on 8 H100s tops out around 360-380 GB/s? | retrieval | units
+what's the difference between GB and GiB, and why does nvidia-smi show 81,559 MiB on an "80 GB" H100? | retrieval | units
+why is a 1 MB all-reduce dominated by the ~µs per-step latency while a 1 GB one is bandwidth-bound? explain the alpha-beta model | retrieval | units
+is ≈40% MFU actually good for a 15T-token pretraining run, or do big labs get 50–60 percent? | retrieval | units
+why does PagedAttention use 16-token blocks instead of big 2 MiB pages like the OS does? | retrieval | units
+what does the 2(n−1)/n bus factor mean, and why is it 1.75 at 8 ranks? | retrieval | units
+why does GPUDirect RDMA matter if a 400 Gbps NIC is only 50 GB/s and PCIe 5 x16 already gives ~64 GB/s? | retrieval | units
+how does MLA shrink the KV cache from hundreds of KiB to ~70 KB per token — what exactly is compressed? | retrieval | units
+why is decode memory-bound at batch 1 even though an H100 has 989 TFLOP/s next to 3.35 TB/s? explain the intuition | retrieval | units
+in nccl-tests output is "time 52.1 us" microseconds, and is algbw printed in GB/s or GiB/s? | retrieval | units
+why do people say ZeRO-3 costs about 1.5x the communication volume of plain data parallel, even though it cuts state from 16 bytes/param? | retrieval | units
+why do KV-cache transfer systems like Mooncake quote throughput in GB/s while NIC vendors quote Gb/s, and which is the 8x bigger one? | retrieval | units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -774,8 +798,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
-           (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
-           (60, 8), (60, 8)]
+           (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8)]
 
 
 def hand_written() -> list[dict]:
