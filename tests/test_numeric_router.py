@@ -667,3 +667,28 @@ def test_an_incomplete_config_is_not_a_model():
 
     assert pasted_config('{"hidden_size": 4096, "num_hidden_layers": 32}') is None
     assert route_numeric("what is the hidden size of llama 3.1 8b") is None  # asked about, not pasted
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # what-ifs in one message: the change replaces the setup's figure or name of the same kind
+    ("we serve llama 3.1 70b in bf16 with tp8 on h100s. if we cut it down to tp4, how much memory is left free "
+     "per gpu? weights only", {"tp": 4, "model": "llama-3.1-70b", "gpu": "h100-sxm", "primary": "free_bytes"}),
+    ("switching the run from mixtral to qwen 2.5 72b - full checkpoint size w/ optimizer state?",
+     {"model": "qwen2.5-72b", "primary": "checkpoint_bytes"}),
+    ("if we switched from mi300x to mi355x, what's the bf16 ridge point?", {"gpu": "mi355x"}),
+    ("swapping llama 3.1 8b out for qwen2.5 7b, what's the kv per token in bf16?", {"model": "qwen2.5-7b"}),
+    ("DeepSeek-V3 in fp8 on eight H200s; what if we had eight B200s instead? Single-stream tokens per second at "
+     "batch 1.", {"model": "deepseek-v3", "gpu": "b200", "gpus": 8}),
+    # an if that changes nothing is read as written
+    ("does llama 3.1 70b fit on an h100 if we use fp8", {"precision": "fp8", "gpu": "h100-sxm"}),
+    ("tpu v5e int8, kernel doing 200 ops per byte, attainable TOPS", {"intensity": 200.0}),
+])
+def test_readings_from_the_fifteenth_and_sixteenth_batches(question, expected):
+    got = _route(question).inputs
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_a_word_is_not_a_misspelt_model_family_unless_it_keeps_the_first_letter():
+    from service.answer.route.tagger import _family_typo
+
+    assert _family_typo("qwne") and _family_typo("lamma") and not _family_typo("used")

@@ -35,6 +35,7 @@ from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
+from .whatif import read_what_if
 
 
 @dataclass
@@ -517,7 +518,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
                   subject: str | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
-    r = tag(question)
+    r = read_what_if(question) or tag(question)
     _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)

@@ -28,7 +28,7 @@ from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 # Words that may sit between a label and its number without breaking the link ("context of 16384").
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
                "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
-_LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks", "shard_group": "shard_group",
+LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks", "shard_group": "shard_group",
                 "nodes_label": "nodes", "per_node_label": "gpus_per_node",
                 "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
@@ -376,7 +376,7 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     v = s.values
     _sequences_times_tokens(r, s, used)
     # a label right after a figure with a unit already has its figure ("4k context 32 batch")
-    taken = {id(c) for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES
+    taken = {id(c) for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES
              and any(f.end == c.start and _may_fill(f, c.key) for f in r.tags if f.label in ("QUANTITY", "COUNT"))}
     claimed: set[int] = set()  # labels a number took here
     for t in r.of("NUMBER"):
@@ -389,15 +389,15 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
             s.note(f"“{rate.text} {t.text}” read as {t.text} GB/s (the unit nccl-tests prints)")
             continue
         # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer
-        label = next((c for c in r.tags if c.label == "CUE" and c.key in _LABEL_ROLES and c.end == t.start - 1
+        label = next((c for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES and c.end == t.start - 1
                       and r.words[c.end] in ("=", ":") and id(c) not in claimed), None)
-        label = label or _nearest_label(r, t, tuple(_LABEL_ROLES), limit=1, exclude=taken | claimed)
+        label = label or _nearest_label(r, t, tuple(LABEL_ROLES), limit=1, exclude=taken | claimed)
         if label is None:
             s.loose.append(t)
             continue
         claimed.add(id(label))
         used.add(id(t))
-        role = _LABEL_ROLES[label.key]
+        role = LABEL_ROLES[label.key]
         if role == "context":
             s.token_counts.append(Tag("QUANTITY", "tokens_labelled", t.start, t.end, t.text, t.value))
         elif role in ("mfu", "efficiency"):

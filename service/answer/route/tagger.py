@@ -532,7 +532,8 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
         ],
         "QUANTITY/percent": [[num, {"NORM": {"IN": ["%", "percent", "pct"]}}]],
         "QUANTITY/flop_per_byte": [
-            [num, {"NORM": {"IN": ["flop", "flops"]}}, {"NORM": {"IN": ["/", "per"]}}, {"NORM": {"IN": ["b", "byte"]}}],
+            [num, {"NORM": {"IN": ["flop", "flops", "ops", "op"]}}, {"NORM": {"IN": ["/", "per"]}},
+             {"NORM": {"IN": ["b", "byte"]}}],
         ],
         "QUANTITY/days": [[num, joiner, {"NORM": {"IN": list(_DURATIONS)}}]],
         "QUANTITY/seconds": [[num, {"NORM": {"IN": ["ms", "s", "sec", "secs", "seconds", "µs", "us", "milliseconds",
@@ -1041,7 +1042,9 @@ def _memory_variant(doc: Doc, t: Tag) -> Tag:
 
 
 def _family_typo(word: str) -> bool:
-    return bool(process.extractOne(word, _FAMILIES, scorer=fuzz.ratio, score_cutoff=75)) and len(word) >= 4
+    """'lamma', 'mixtrel', 'qwne': a misspelt model family, which keeps its first letter ('used' is not 'seed')."""
+    found = process.extractOne(word, _FAMILIES, scorer=fuzz.ratio, score_cutoff=75) if len(word) >= 4 else None
+    return found is not None and found[0][:1] == word[:1]
 
 
 def _gpu_word_typo(word: str) -> bool:

@@ -1,0 +1,81 @@
+"""A what-if in one message: a setup, then a change, and a question about the changed setup.
+
+"we serve llama 3.1 70b in bf16 with tp8 on h100s. if we cut it down to tp4, how much memory is left?" asks
+about tp4; "switching from mi300x to mi355x, what's the ridge point?" about the MI355X; "if we replaced
+llama 3 8b with gpt-oss-120b, …" about gpt-oss. The question is read as the change first and then what of
+the setup the change leaves standing: a name, precision, stage, link, count or labelled figure the change
+gives replaces the setup's of the same kind. Without a conflict the question is read as written.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from .slots import LABEL_ROLES
+from .tagger import Reading, Tag, tag
+
+# "switch from X to Y", "replace X with Y", "swap X out for Y": Y is the new one
+_FROM_TO = re.compile(r"\bfrom\s+\S.*?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
+_REPLACED = re.compile(r"\b(?:replac\w*|swap\w*|switch\w*|trad\w*)\s+\S.*?\s(?:with|for|out for|by)\s+(?=\S)",
+                       re.IGNORECASE)
+# "…. what if we had eight B200s instead?", "… — if we moved to tp2 on h200s, …"
+_PIVOT = re.compile(r"\b(?:what if|what about|if (?:we|i|you|they|it)|suppose (?:we|i))\b", re.IGNORECASE)
+_NAMES = {"MODEL": "model", "UNKNOWN_MODEL": "model", "GPU": "gpu", "UNKNOWN_GPU": "gpu", "PRECISION": "precision",
+          "STAGE": "stage", "LINK": "link", "COLLECTIVE": "op"}
+
+
+def read_what_if(question: str) -> Reading | None:
+    """The question read change-first, or None when it is not a what-if (or the change replaces nothing)."""
+    split = _split(question)
+    if split is None:
+        return None
+    setup, change = tag(split[0]), tag(split[1])
+    changed = _without_replaced(change)
+    given = {_kind(t) for t in changed} - {None}
+    if not given:
+        return None
+    kept = _standing(setup, given)
+    if len(kept) == len(setup.tags):
+        return None  # nothing replaced: read as written
+    shift = len(change.words) + 1
+    tags = changed + [dataclasses.replace(t, start=t.start + shift, end=t.end + shift) for t in kept]
+    return Reading(question, change.words + ["."] + setup.words, tags)
+
+
+def _split(question: str) -> tuple[str, str] | None:
+    for pattern in (_REPLACED, _FROM_TO):
+        if (m := pattern.search(question)) and m.end() < len(question):
+            return question[:m.end()], question[m.end():]
+    m = _PIVOT.search(question)
+    if m and question[:m.start()].strip(" ,.;:-—"):
+        return question[:m.start()], question[m.end():]
+    return None
+
+
+def _kind(t: Tag) -> str | None:
+    """What a tag sets, for "the change replaces the setup's": names by label, figures by their kind."""
+    if t.label in _NAMES:
+        return _NAMES[t.label]
+    if t.label == "QUANTITY":
+        return "model" if t.key in ("size_name", "params") else f"quantity:{t.key}"
+    if t.label == "COUNT":
+        return "gpu" if t.key in ("gpus", "nodes") else f"count:{t.key}"
+    if t.label == "CUE" and t.key in LABEL_ROLES:
+        return f"label:{t.key}"
+    return None
+
+
+def _without_replaced(change: Reading) -> list[Tag]:
+    """The change's tags less what it says it replaces: "on tpu v5p instead of h100s"."""
+    words = change.words
+    gone = {i + k for i, w in enumerate(words[:-1]) if w == "instead" and words[i + 1] == "of" for k in range(2, 6)}
+    return [t for t in change.tags if not (t.label in _NAMES and t.start in gone)]
+
+
+def _standing(setup: Reading, given: set[str]) -> list[Tag]:
+    """The setup's tags the change does not replace. A number that belonged to a replaced tag goes with it:
+    the 8 of "8 h100s", the 8 of "tp8"."""
+    replaced = [t for t in setup.tags if _kind(t) in given]
+    near = {id(n) for n in setup.of("NUMBER") for t in replaced
+            if n.end == t.start or t.end == n.start or (n.end + 1 == t.start and setup.words[n.end] in ("x", "*"))}
+    return [t for t in setup.tags if _kind(t) not in given and id(t) not in near]
