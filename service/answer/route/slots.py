@@ -28,9 +28,9 @@ from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 # Words that may sit between a label and its number without breaking the link ("context of 16384").
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
                "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
-LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks", "shard_group": "shard_group",
-                "nodes_label": "nodes", "per_node_label": "gpus_per_node",
-                "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
+LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks",
+               "shard_group": "shard_group", "nodes_label": "nodes", "per_node_label": "gpus_per_node",
+               "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _NODE_NOUNS = set(COUNT_NOUNS["nodes"])
 _PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
