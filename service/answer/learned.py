@@ -28,13 +28,29 @@ def _meta(name: str, directory: Path) -> dict | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
+class _Stored:
+    """What the three kinds share: a JSON named after the model beside it, and `load` for one kind by name."""
+
+    @classmethod
+    def load(cls, name: str, directory: Path = LEARNED_DIR):
+        """The trained model of that name when it is of this kind, else None (`load_model` reads it)."""
+        model = load_model(name, directory)
+        return model if isinstance(model, cls) else None
+
+    def _write_json(self, directory: Path, body: dict) -> Path:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{self.name}.json"
+        path.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+        return path
+
+
 def _matrix(rows: list[dict[str, float]], features: list[str]) -> np.ndarray:
     """Rows of named features → the model's columns, in its order (a feature a row lacks is 0)."""
     return np.array([[row.get(f, 0.0) for f in features] for row in rows], dtype=np.float64)
 
 
 @dataclass
-class LinearModel:
+class LinearModel(_Stored):
     name: str
     features: list[str]
     mean: list[float]
@@ -57,20 +73,9 @@ class LinearModel:
     def probability(self, row: dict[str, float]) -> float:
         return float(self.probabilities([row])[0])
 
-    def to_json(self) -> str:
-        body = {k: getattr(self, k) for k in ("name", "features", "mean", "scale", "weights", "bias", "threshold", "notes")}
-        return json.dumps(body, indent=1, sort_keys=False)
-
     def save(self, directory: Path = LEARNED_DIR) -> Path:
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{self.name}.json"
-        path.write_text(self.to_json() + "\n", encoding="utf-8")
-        return path
-
-    @classmethod
-    def load(cls, name: str, directory: Path = LEARNED_DIR) -> "LinearModel | None":
-        meta = _meta(name, directory)
-        return cls.from_meta(meta, directory) if meta is not None and "kind" not in meta else None
+        fields = ("name", "features", "mean", "scale", "weights", "bias", "threshold", "notes")
+        return self._write_json(directory, {k: getattr(self, k) for k in fields})
 
     @classmethod
     def from_meta(cls, meta: dict, directory: Path) -> "LinearModel":
@@ -81,7 +86,7 @@ class LinearModel:
 
 
 @dataclass
-class TreeModel:
+class TreeModel(_Stored):
     """Gradient-boosted trees (LightGBM); `probabilities` are its raw scores: only their order matters."""
 
     name: str
@@ -97,17 +102,8 @@ class TreeModel:
     def save(self, directory: Path = LEARNED_DIR) -> Path:
         directory.mkdir(parents=True, exist_ok=True)
         (directory / f"{self.name}.txt").write_text(self.booster.model_to_string(), encoding="utf-8")
-        meta = {"kind": "lightgbm", "name": self.name, "features": self.features, "notes": self.notes}
-        path = directory / f"{self.name}.json"
-        path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        return path
-
-    @classmethod
-    def load(cls, name: str, directory: Path = LEARNED_DIR) -> "TreeModel | None":
-        meta = _meta(name, directory)
-        if meta is None or meta.get("kind") != "lightgbm" or not (directory / f"{name}.txt").exists():
-            return None
-        return cls.from_meta(meta, directory)
+        return self._write_json(directory, {"kind": "lightgbm", "name": self.name, "features": self.features,
+                                            "notes": self.notes})
 
     @classmethod
     def from_meta(cls, meta: dict, directory: Path) -> "TreeModel":
@@ -123,7 +119,7 @@ class TreeModel:
 
 
 @dataclass
-class BlendedModel:
+class BlendedModel(_Stored):
     """The mean of its members' probabilities; `threshold` is on that mean."""
 
     name: str
@@ -140,16 +136,9 @@ class BlendedModel:
     def save(self, directory: Path = LEARNED_DIR) -> Path:
         for member in self.members:
             member.save(directory)
-        meta = {"kind": "blend", "name": self.name, "members": [m.name for m in self.members],
-                "threshold": self.threshold, "notes": self.notes}
-        path = directory / f"{self.name}.json"
-        path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        return path
-
-    @classmethod
-    def load(cls, name: str, directory: Path = LEARNED_DIR) -> "BlendedModel | None":
-        meta = _meta(name, directory)
-        return cls.from_meta(meta, directory) if meta is not None and meta.get("kind") == "blend" else None
+        members = [m.name for m in self.members]
+        return self._write_json(directory, {"kind": "blend", "name": self.name, "members": members,
+                                            "threshold": self.threshold, "notes": self.notes})
 
     @classmethod
     def from_meta(cls, meta: dict, directory: Path) -> "BlendedModel":

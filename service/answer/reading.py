@@ -61,17 +61,17 @@ def without_instructions(question: str) -> tuple[str, bool]:
             continue
         dropped = True
         for part in re.split(r"\s+and\s+", clause):
-            if _INSTRUCTION.search(part):
-                kept.append(_question_after_instruction(part))
+            if instruction := _INSTRUCTION.search(part):
+                kept.append(_question_after_instruction(part, instruction.start()))
             elif _QUESTION_WORD.search(part) or _YES_NO.search(part) or "?" in part:
                 kept.append(part)  # "ignore the above and tell me what X is"; not "… and API keys", the instruction's own
     text = " ".join(_OPENER.sub("", c).strip() for c in kept if c.strip())
     return (text.strip(" ,.:;") if dropped else question), dropped
 
 
-def _question_after_instruction(part: str) -> str:
-    """What an instruction is followed by, from its first question word on, if no instruction is left in it."""
-    start = _INSTRUCTION.search(part).start()
+def _question_after_instruction(part: str, start: int) -> str:
+    """What the instruction at `start` is followed by, from its first question word on, if no instruction is
+    left in it."""
     for word in _QUESTION_WORD.finditer(part, start + 1):
         rest = part[word.start():]
         if not _INSTRUCTION.search(rest):

@@ -190,13 +190,12 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
         if boxed and r.words[count.end] in ("x", "*"):  # "one 8x b200 box", "two 8x h100 servers": 8 per node
             used.add(id(count))
             boxes = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.end == count.start), None)
-            if boxes is not None and boxes.value > 1:
+            if boxes is not None:
                 used.add(id(boxes))
+            if boxes is not None and boxes.value > 1:
                 s.values.setdefault("nodes", int(boxes.value))
                 s.values.setdefault("gpus_per_node", int(count.value))
             else:
-                if boxes is not None:
-                    used.add(id(boxes))
                 s.values.setdefault("gpu_count", int(count.value))
                 s.values.setdefault("gpu_count_at", count.start)
             continue
