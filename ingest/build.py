@@ -2,7 +2,8 @@
 
 The new release is written beside the live one; `LIVE` (or the server alias) moves to it only after it
 finished and passed a sanity check, so a failed or killed build never touches what is being served.
-Unchanged chunks (same embedded text, same model) reuse their vectors from the live release.
+Unchanged chunks (same embedded text, same model) reuse their vectors from the live release, and their
+sentence vectors while they still split into the same units (embedding/unit_vectors.py).
 """
 from __future__ import annotations
 
@@ -16,13 +17,14 @@ from tqdm import tqdm
 from .chunking import CHUNKER_VERSION, chunk_corpus
 from .corpus import Corpus
 from .embedding import Embedder, sparse_document
+from .embedding.unit_vectors import pack, unit_texts, units_hash
 from .errors import BuildError, StoreError
 from .index import IndexReader, IndexStore, open_store
 from .passage import Passage
 from .validate import validate
 
-SCHEMA_VERSION = 1
-_BATCH = 256  # passages embedded per call (the encoder batches them by length inside)
+SCHEMA_VERSION = 2  # 2: each point also stores its units' vectors
+_BATCH = 256  # passages (or units) embedded per call (the encoder batches them by length inside)
 
 
 @dataclass
@@ -34,6 +36,7 @@ class BuildReport:
     seconds: float
     promoted: bool
     up_to_date: bool = False
+    units_embedded: int = 0  # sentence vectors made (not reused)
 
     def summary(self) -> str:
         if self.up_to_date:
@@ -41,7 +44,7 @@ class BuildReport:
                     f"{self.chunks} chunks, 0 re-embedded, {self.seconds:.1f} s")
         state = "promoted" if self.promoted else "built (not promoted)"
         return (f"release {self.release_id} {state}: {self.documents} documents, {self.chunks} chunks, "
-                f"{self.reembedded} re-embedded, {self.seconds:.1f} s")
+                f"{self.reembedded} re-embedded ({self.units_embedded} sentence vectors), {self.seconds:.1f} s")
 
 
 def new_release_id() -> str:
@@ -79,7 +82,7 @@ def build(settings, promote: bool = True, progress: bool = True, store: IndexSto
     release_id = new_release_id()
     writer = store.new_release(release_id, embedder.dimension)
     try:
-        reembedded = _write_chunks(writer, chunks, reusable, embedder, progress)
+        reembedded, units_embedded = _write_chunks(writer, chunks, reusable, embedder, progress)
         manifest = {
             "release_id": release_id, "schema_version": SCHEMA_VERSION, "model_id": embedder.model_id,
             "fingerprint": fingerprint, "documents": len(corpus.documents), "chunks": len(chunks),
@@ -98,7 +101,7 @@ def build(settings, promote: bool = True, progress: bool = True, store: IndexSto
         store.promote(release_id)
         store.prune(settings.keep_releases)
     return BuildReport(release_id, len(corpus.documents), len(chunks), reembedded,
-                       time.perf_counter() - started, promoted=promote)
+                       time.perf_counter() - started, promoted=promote, units_embedded=units_embedded)
 
 
 def _open_live(store) -> IndexReader | None:
@@ -109,19 +112,45 @@ def _open_live(store) -> IndexReader | None:
 
 
 def _write_chunks(writer, chunks: list[Passage], reusable: dict, embedder: Embedder, progress: bool) -> int:
+    """Writes every chunk with its vectors (reused where they can be); returns how many chunks and units were embedded."""
     fresh = [c for c in chunks if c.content_hash not in reusable]
-    bar = tqdm(total=len(fresh), desc="embedding", unit="chunk", disable=not progress or not fresh)
-    vectors = dict(reusable)
-    for start in range(0, len(fresh), _BATCH):
-        batch = fresh[start : start + _BATCH]
-        for chunk, vector in zip(batch, embedder.encode([c.embed_text for c in batch])):
-            vectors[chunk.content_hash] = vector.tolist()
-        bar.update(len(batch))
-    bar.close()
+    vectors = {h: stored.dense for h, stored in reusable.items()}
+    for chunk, vector in zip(fresh, _encode(embedder, [c.embed_text for c in fresh], "embedding", "chunk", progress)):
+        vectors[chunk.content_hash] = vector.tolist()
+    packed, units = _unit_vectors(chunks, reusable, embedder, progress)
     for start in range(0, len(chunks), 256):
         batch = chunks[start : start + 256]
-        writer.write([(c, vectors[c.content_hash], sparse_document(c.embed_text)) for c in batch])
-    return len(fresh)
+        writer.write([(c, vectors[c.content_hash], sparse_document(c.embed_text), packed[c.content_hash]) for c in batch])
+    return len(fresh), units
+
+
+def _unit_vectors(chunks: list[Passage], reusable: dict, embedder: Embedder, progress: bool) -> tuple[dict[str, str], int]:
+    """Each chunk's packed unit vectors (the stored ones while its units are unchanged, else encoded afresh),
+    and how many units were encoded."""
+    packed, todo = {}, []
+    for chunk in chunks:
+        texts = unit_texts(chunk.text)
+        stored = reusable.get(chunk.content_hash)
+        if stored is not None and stored.units_hash == units_hash(texts):
+            packed[chunk.content_hash] = stored.unit_vectors
+        else:
+            todo.append((chunk.content_hash, texts))
+    flat = [t for _, texts in todo for t in texts]
+    encoded = iter(_encode(embedder, flat, "sentence vectors", "unit", progress))
+    for content_hash, texts in todo:
+        packed[content_hash] = pack([next(encoded) for _ in texts]) if texts else ""
+    return packed, len(flat)
+
+
+def _encode(embedder: Embedder, texts: list[str], desc: str, unit: str, progress: bool) -> list:
+    """Vectors of `texts`, in order, a batch at a time behind a progress bar."""
+    out = []
+    with tqdm(total=len(texts), desc=desc, unit=unit, disable=not progress or not texts) as bar:
+        for start in range(0, len(texts), _BATCH):
+            batch = texts[start : start + _BATCH]
+            out.extend(embedder.encode(batch))
+            bar.update(len(batch))
+    return out
 
 
 def _sanity_check(reader: IndexReader, chunks: list[Passage], embedder: Embedder) -> None:

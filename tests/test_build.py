@@ -31,6 +31,7 @@ def test_rebuild_without_changes_reembeds_nothing_and_one_change_reembeds_only_i
     settings = make_settings(tmp_path, corpus)
     first = build(settings, progress=False)
     assert first.promoted and first.reembedded == first.chunks
+    assert first.units_embedded > first.chunks  # a sentence vector for every unit of every chunk
 
     again = build(settings, progress=False)
     assert again.up_to_date and again.reembedded == 0
@@ -42,6 +43,51 @@ def test_rebuild_without_changes_reembeds_nothing_and_one_change_reembeds_only_i
     assert changed.release_id != first.release_id
     assert 1 <= changed.reembedded <= 2  # the concept page has two short sections; only the edited one changes
     assert changed.chunks == first.chunks
+    assert 1 <= changed.units_embedded <= 12  # only the edited chunk's sentences are encoded again
+
+
+def test_hits_carry_each_sentences_cosine_to_the_question(tmp_path):
+    """The sentence vectors a build stores come back with every hit, one cosine per unit, in unit order:
+    asking a passage's own sentence finds that sentence at ~1 and the others lower."""
+    from ingest.embedding import Embedder, sparse_document
+    from ingest.index import open_store
+    from ingest.sentences import units
+
+    settings = make_settings(tmp_path, copy_corpus(tmp_path))
+    build(settings, progress=False)
+    reader = open_store(settings).open()
+    embedder = Embedder(settings.embedding_model)
+    probe = next(p for p in (h.passage for h in reader.search(embedder.encode_query("KV cache"), sparse_document("KV cache"),
+                                                              None, limit=10, mode="dense"))
+                 if len([u for u in units(p.text) if u.quotable]) >= 3)
+    said = [u for u in units(probe.text) if u.quotable][1]
+    hits = reader.search(embedder.encode_query(said.text), sparse_document(said.text), None, limit=5, mode="dense")
+    hit = next(h for h in hits if h.passage.content_hash == probe.content_hash)
+    assert len(hit.unit_cosines) == len(units(probe.text))
+    assert hit.unit_cosines[said.index] > 0.99  # float16 storage keeps cosines within ~1e-3
+    assert max(range(len(hit.unit_cosines)), key=hit.unit_cosines.__getitem__) == said.index
+
+
+def test_a_changed_sentence_split_reencodes_sentence_vectors_but_reuses_passage_vectors(tmp_path, monkeypatch):
+    """Stored sentence vectors are reused only for the same units: after a change to how passages split into
+    sentences, every chunk's sentences are encoded again, though no passage is re-embedded."""
+    import ingest.build
+
+    corpus = copy_corpus(tmp_path)
+    settings = make_settings(tmp_path, corpus)
+    first = build(settings, progress=False)
+    monkeypatch.setattr(ingest.build, "unit_texts", lambda text: [t.upper() for t in first_units(text)])
+    page = corpus / "concepts" / "napkin-math-and-capacity" / "kv-cache-sizing.md"
+    page.write_text(page.read_text().replace("Sixteen users", "Sixteen concurrent users"))
+    second = build(settings, progress=False)
+    assert second.reembedded == 1
+    assert second.units_embedded == first.units_embedded
+
+
+def first_units(text: str) -> list[str]:
+    from ingest.embedding.unit_vectors import unit_texts
+
+    return unit_texts(text)
 
 
 def test_old_releases_are_pruned_but_the_live_one_is_kept(tmp_path):
@@ -113,6 +159,7 @@ def test_server_backend_builds_promotes_by_alias_and_rebuilds_incrementally(tmp_
     page.write_text(page.read_text().replace("Sixteen users", "Sixteen concurrent users"))
     second = build(settings, progress=False, store=store)
     assert second.reembedded == 1 and store.live_release() == second.release_id
+    assert 1 <= second.units_embedded <= 12  # the server keeps sentence vectors for reuse too
     with TestClient(create_app(settings, store=store)) as client:
         body = ask(client, "Give a worked example of sizing the cache for sixteen users on Llama 3.1 70B")
         assert body["route"] == "retrieval"

@@ -50,7 +50,7 @@ def test_headings_inside_code_fences_do_not_split_sections(tmp_path):
 def test_a_code_block_split_across_chunks_is_fenced_in_each_and_never_quoted_as_prose(tmp_path):
     from ingest.index import Hit
     from service.answer.compose import ExtractiveComposer
-    from service.answer.sentences import sentences
+    from ingest.sentences import sentences
     from service.answer.terms import TermWeights
 
     corpus_dir = copy_corpus(tmp_path)

@@ -60,7 +60,7 @@ def _write_shuffled_release(settings) -> str:
     vectors = vectors[np.random.default_rng(7).permutation(len(chunks))]
     release_id = new_release_id()
     writer = open_store(settings).new_release(release_id, embedder.dimension)
-    writer.write([(c, v.tolist(), sparse_document(c.embed_text)) for c, v in zip(chunks, vectors)])
+    writer.write([(c, v.tolist(), sparse_document(c.embed_text), "") for c, v in zip(chunks, vectors)])  # no unit vectors
     writer.finish({"release_id": release_id, "schema_version": SCHEMA_VERSION, "model_id": embedder.model_id,
                    "fingerprint": "shuffled", "documents": len(corpus.documents), "chunks": len(chunks),
                    "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})

@@ -16,7 +16,8 @@ import qdrant_edge as edge
 
 from ..errors import IncompleteRelease, StoreError
 from .interface import Point
-from .schema import DENSE, PAYLOAD_INDEXES, PREFETCH, RRF_K, SPARSE, TIE_SLACK, Hit, Scope, point_id, ranked_hits
+from .schema import (DENSE, PAYLOAD_INDEXES, PREFETCH, RRF_K, SPARSE, TIE_SLACK, Hit, Scope, StoredVectors, point_id,
+                     point_payload, ranked_hits, stored_vectors)
 
 
 class EdgeStore:
@@ -81,8 +82,8 @@ class EdgeWriter:
             self.shard.update(edge.UpdateOperation.create_field_index(field, edge.PayloadSchemaType.Keyword))
 
     def write(self, points: list[Point]) -> None:
-        batch = [edge.Point(id=point_id(p), vector={DENSE: dense, SPARSE: sparse}, payload=p.payload())
-                 for p, dense, sparse in points]
+        batch = [edge.Point(id=point_id(p), vector={DENSE: dense, SPARSE: sparse}, payload=point_payload(p, units))
+                 for p, dense, sparse, units in points]
         self.shard.update(edge.UpdateOperation.upsert_points(batch))
 
     def finish(self, manifest: dict) -> "EdgeReader":
@@ -161,10 +162,10 @@ class EdgeReader:
             if offset is None:
                 return
 
-    def vectors_by_hash(self, model_id: str) -> dict[str, list[float]]:
+    def vectors_by_hash(self, model_id: str) -> dict[str, StoredVectors]:
         if self.manifest.get("model_id") != model_id:
             return {}
-        return {r.payload["content_hash"]: list(r.vector[DENSE]) for r in self._scroll()}
+        return {r.payload["content_hash"]: stored_vectors(r.payload, r.vector[DENSE]) for r in self._scroll()}
 
     def close(self) -> None:
         self.shard.close()

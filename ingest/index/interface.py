@@ -7,10 +7,10 @@ import numpy as np
 import qdrant_edge as edge
 
 from ..passage import Passage
-from .schema import Hit, Scope
+from .schema import Hit, Scope, StoredVectors
 
-# One point to write: the passage, its dense vector and its sparse BM25 vector.
-Point = tuple[Passage, list[float], edge.SparseVector]
+# One point to write: the passage, its dense vector, its sparse BM25 vector and its units' packed vectors.
+Point = tuple[Passage, list[float], edge.SparseVector, str]
 
 
 class IndexReader(Protocol):
@@ -20,7 +20,7 @@ class IndexReader(Protocol):
                limit: int, mode: str = "hybrid") -> list[Hit]: ...
     def count(self) -> int: ...
     def ping(self) -> None: ...  # raises StoreError when the release can no longer be read (readiness)
-    def vectors_by_hash(self, model_id: str) -> dict[str, list[float]]: ...
+    def vectors_by_hash(self, model_id: str) -> dict[str, StoredVectors]: ...
     def close(self) -> None: ...
 
 

@@ -1,16 +1,18 @@
 """The point schema of the index, for both backends: vector names, point ids, fusion, and hit order.
 
-A point is one passage: its payload is `Passage.payload()`, its vectors a dense one (`DENSE`) and a
-sparse BM25 one (`SPARSE`). Search fuses the two with Qdrant's prefetch + reciprocal rank fusion.
+A point is one passage: its payload is `Passage.payload()` plus its units' vectors (`point_payload`), its
+vectors a dense one (`DENSE`) and a sparse BM25 one (`SPARSE`). Search fuses the two with Qdrant's prefetch
++ reciprocal rank fusion.
 """
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 import numpy as np
 
+from ..embedding.unit_vectors import UNIT_VECTORS, UNITS_HASH, unit_cosines, unit_texts, units_hash
 from ..passage import Passage
 
 DENSE = "dense"
@@ -30,6 +32,27 @@ class Hit:
     passage: Passage
     score: float  # the fused (or single-mode) retrieval score: only meaningful as a rank
     dense_score: float  # cosine similarity of question and passage: meaningful as a level of support
+    # each unit's cosine to the question, in the order of ingest.sentences.units(passage.text); () when the
+    # release has no unit vectors
+    unit_cosines: tuple[float, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class StoredVectors:
+    """A stored passage's vectors, as a rebuild may reuse them (by the passage's content hash)."""
+
+    dense: list[float]
+    units_hash: str = ""  # of the unit texts `unit_vectors` belong to ("" = none stored)
+    unit_vectors: str = ""
+
+
+def point_payload(passage: Passage, unit_vectors: str) -> dict:
+    """What a point stores: the passage, and its units' packed vectors with the hash of the split they belong to."""
+    return {**passage.payload(), UNIT_VECTORS: unit_vectors, UNITS_HASH: units_hash(unit_texts(passage.text))}
+
+
+def stored_vectors(payload: dict, dense) -> StoredVectors:
+    return StoredVectors(list(dense), payload.get(UNITS_HASH, ""), payload.get(UNIT_VECTORS, ""))
 
 
 def point_id(passage: Passage) -> str:
@@ -52,4 +75,5 @@ def ranked_hits(points, query: np.ndarray, limit: int) -> list[Hit]:
     """Hits in a reproducible order: fused score, then cosine to the question, then point id."""
     cosines = dense_scores(query, (p.vector[DENSE] for p in points))
     ranked = sorted(zip(points, cosines), key=lambda pc: (-pc[0].score, -pc[1], str(pc[0].id)))
-    return [Hit(Passage.from_payload(p.payload), float(p.score), c) for p, c in ranked[:limit]]
+    return [Hit(Passage.from_payload(p.payload), float(p.score), c, unit_cosines(p.payload, query))
+            for p, c in ranked[:limit]]

@@ -18,9 +18,11 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException, ResponseHandlingException, UnexpectedResponse
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_after_delay, wait_exponential_jitter
 
+from ..embedding.unit_vectors import UNIT_VECTORS, UNITS_HASH
 from ..errors import IncompleteRelease, StoreError
 from .interface import Point
-from .schema import DENSE, MODES, PAYLOAD_INDEXES, PREFETCH, RRF_K, SPARSE, TIE_SLACK, Hit, Scope, point_id, ranked_hits
+from .schema import (DENSE, MODES, PAYLOAD_INDEXES, PREFETCH, RRF_K, SPARSE, TIE_SLACK, Hit, Scope, StoredVectors,
+                     point_id, point_payload, ranked_hits, stored_vectors)
 
 _TRANSIENT_STATUS = {502, 503, 504}
 
@@ -142,8 +144,8 @@ class ServerWriter:
 
     def write(self, points: list[Point]) -> None:
         self.client.upsert(self.name, points=[
-            models.PointStruct(id=point_id(p), vector={DENSE: dense, SPARSE: _sparse(sparse)}, payload=p.payload())
-            for p, dense, sparse in points
+            models.PointStruct(id=point_id(p), vector={DENSE: dense, SPARSE: _sparse(sparse)}, payload=point_payload(p, units))
+            for p, dense, sparse, units in points
         ])
 
     def finish(self, manifest: dict) -> "ServerReader":
@@ -195,13 +197,13 @@ class ServerReader:
         if not self.client.collection_exists(self.name):
             raise StoreError(f"Qdrant collection {self.name} no longer exists")
 
-    def vectors_by_hash(self, model_id: str) -> dict[str, list[float]]:
+    def vectors_by_hash(self, model_id: str) -> dict[str, StoredVectors]:
         if self.manifest.get("model_id") != model_id:
             return {}
         out, offset = {}, None
         while True:
-            records, offset = self.client.scroll(self.name, limit=256, offset=offset, with_payload=["content_hash"], with_vectors=[DENSE])
-            out.update({r.payload["content_hash"]: list(r.vector[DENSE]) for r in records})
+            records, offset = self.client.scroll(self.name, limit=256, offset=offset, with_payload=["content_hash", UNITS_HASH, UNIT_VECTORS], with_vectors=[DENSE])
+            out.update({r.payload["content_hash"]: stored_vectors(r.payload, r.vector[DENSE]) for r in records})
             if offset is None:
                 return out
 

@@ -2,7 +2,8 @@
 
 Every quotable sentence and list item of the best passages is scored (the trained sentence scorer,
 `learned/sentence_ranker.json`, over features.py-style numbers: how much of the question it covers with
-and without its headings, how well its passage ranked, where it sits, and whether it has what the question
+and without its headings, its own cosine to the question (from the sentence vectors the index stores), how
+well its passage ranked, where it sits, and whether it has what the question
 kind wants — a definition for "what is", a figure for "how much", a name for "who", a reason for "why").
 The best one leads; a sentence that introduces a list brings the list with it; a comparison gets a
 sentence on each side; a few more sentences follow only if they score close to the lead, say something
@@ -16,17 +17,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.index import Hit
+from ingest.sentences import Unit, first_sentence, units
 
 from .features import REFERENCE_SECTIONS
 from .learned import LinearModel
 from .markers import MARKER
 from .models import Citation
 from .reading import Reading
-from .sentences import Unit, first_sentence, units
 from .terms import TermWeights, terms
 
 SENTENCE_FEATURES = ("cov", "cov_ctx", "cov_subject", "cov_rare", "head_cov", "first_match", "meta", "passage_rr",
-                     "passage_cos", "first", "position", "words", "is_item", "is_leadin", "is_refs", "has_number",
+                     "passage_cos", "sent_cos", "sent_cos_gap", "first", "position", "words", "is_item", "is_leadin", "is_refs", "has_number",
                      "defines", "defines_asked", "has_name", "has_year", "has_reason", "kind_match", "sides_covered",
                      "mentions_subject", "kind_definition", "kind_figure", "kind_who", "kind_compare", "kind_why",
                      "kind_how")
@@ -170,6 +171,8 @@ class ExtractiveComposer:
                     "defines_asked": cues["defines"] * float(bool(asked & terms(_opening(unit.text)))), **kinds,
                     "meta": cues["meta"],
                     "passage_rr": 1.0 / (1 + rank), "passage_cos": hit.dense_score,
+                    # the sentence's own cosine to the question (the passage's, in a release without unit vectors)
+                    "sent_cos": hit.unit_cosines[unit.index] if hit.unit_cosines else hit.dense_score,
                     "first": float(unit.index == 0), "position": unit.index / max(len(passage_units), 1),
                     "words": min(unit.words, 80) / 80, "is_item": float(unit.item_of is not None),
                     "is_leadin": float(unit.leads is not None),
@@ -179,6 +182,9 @@ class ExtractiveComposer:
                     "mentions_subject": float(bool(subject & unit_terms)),
                 }
                 quotes.append(quote)
+        best_cos = max((q.features["sent_cos"] for q in quotes), default=0.0)
+        for q in quotes:
+            q.features["sent_cos_gap"] = best_cos - q.features["sent_cos"]
         self._score(quotes)
         return quotes
 

@@ -1,7 +1,7 @@
 """What the rankers see: a few plain numbers per retrieved passage and per question.
 
-Passage features say how well a passage matches the question (cosine, the share of the question's
-rarer terms its text and its headings contain), where it came from (its rank on the page the reader is
+Passage features say how well a passage matches the question (cosine, its best sentences' cosines, the share
+of the question's rarer terms its text and its headings contain), where it came from (its rank on the page the reader is
 on and across the site) and what it is (an article, a concept page, a source, a lead, a reference list).
 Question features say how the question relates to the site as a whole: how much of it the best passage
 covers, and how many of its words the site never uses at all ("pastry", "pbtxt").
@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ingest.index import Hit
+from ingest.sentences import units
 
 from .reading import Reading, content_words
 from .terms import TermWeights, terms
 
-PASSAGE_FEATURES = ("cos", "cos_gap", "cov", "cov_gap", "head_cov", "title_cov", "pair_cov", "section_cos",
+PASSAGE_FEATURES = ("cos", "cos_gap", "unit_cos", "unit_cos_top2", "unit_cos_gap", "cov", "cov_gap", "head_cov", "title_cov", "pair_cov", "section_cos",
                     "section_hits", "site_rr", "page_rr", "on_page", "in_article", "linked", "is_article",
                     "is_concept", "is_source", "is_lead", "is_refs", "doc_start", "subject_added", "n_terms")
 QUESTION_FEATURES = ("top_score", "score_gap", "top_cos", "top_cov", "top_head_cov", "max_cov", "asked_cov",
@@ -71,7 +72,7 @@ def passage_features(reading: Reading, candidates: list[Candidate], weights: Ter
             "pair_cov": len(q_pairs & _pairs(f"{p.section} {p.text}")) / len(q_pairs) if q_pairs else 0.0,
             "section_cos": section_cos[p.section_id], "section_hits": float(section_hits[p.section_id]),
             "doc_start": float(p.position == 0),
-            "cos": c.hit.dense_score,
+            "cos": c.hit.dense_score, **_unit_cos(c.hit),
             "cov": weights.coverage(q_terms, terms(f"{p.title} {p.section} {p.text}")),
             "head_cov": weights.coverage(q_terms, terms(f"{p.title} {p.section}")),
             "title_cov": weights.coverage(q_terms, terms(p.title)),
@@ -87,9 +88,19 @@ def passage_features(reading: Reading, candidates: list[Candidate], weights: Ter
         })
     best_cos = max((r["cos"] for r in rows), default=0.0)
     best_cov = max((r["cov"] for r in rows), default=0.0)
+    best_unit = max((r["unit_cos"] for r in rows), default=0.0)
     for c, row in zip(candidates, rows):
         row["cos_gap"], row["cov_gap"] = best_cos - row["cos"], best_cov - row["cov"]
+        row["unit_cos_gap"] = best_unit - row["unit_cos"]
         c.features = row
+
+
+def _unit_cos(hit: Hit) -> dict[str, float]:
+    """How well the passage's best two quotable sentences match the question: a passage with one sentence that
+    answers beats one that matches on average (the passage's own cosine without unit vectors)."""
+    quotable = [cos for unit, cos in zip(units(hit.passage.text), hit.unit_cosines) if unit.quotable]
+    best = sorted(quotable or hit.unit_cosines or (hit.dense_score,), reverse=True)
+    return {"unit_cos": best[0], "unit_cos_top2": best[1] if len(best) > 1 else best[0]}
 
 
 @lru_cache(maxsize=16384)

@@ -10,12 +10,12 @@ import logging
 from typing import AsyncIterator, Callable
 
 from ingest.index import Hit
+from ingest.sentences import sentences
 
 from ...errors import LLMFailure
 from ...http import metrics
 from ..markers import MarkerFilter, cited_sentences, pieces
 from ..models import Citation
-from ..sentences import sentences
 from ..terms import terms
 from .client import ChatClient
 from .prompt import answer_messages, leaks_prompt

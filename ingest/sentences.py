@@ -1,7 +1,8 @@
 """Passage Markdown → the units an answer may quote (code blocks, tables and headings are not answer
 material), with Markdown reduced to plain text: prose sentences and list items, each knowing whether it
-introduces a list (a lead-in ending in a colon) and which list it belongs to. Shared by the extractive
-composer and by the citation snippets of generated answers."""
+introduces a list (a lead-in ending in a colon) and which list it belongs to. Shared by the index build
+(each unit gets a vector: embedding/unit_vectors.py), the extractive composer and the citation snippets of
+generated answers."""
 from __future__ import annotations
 
 import re
