@@ -781,6 +781,30 @@ why is decode memory-bound at batch 1 even though an H100 has 989 TFLOP/s next t
 in nccl-tests output is "time 52.1 us" microseconds, and is algbw printed in GB/s or GiB/s? | retrieval | units
 why do people say ZeRO-3 costs about 1.5x the communication volume of plain data parallel, even though it cuts state from 16 bytes/param? | retrieval | units
 why do KV-cache transfer systems like Mooncake quote throughput in GB/s while NIC vendors quote Gb/s, and which is the 8x bigger one? | retrieval | units
+@tutor why does gqa w/ 8 kv heads shrink llama 3.1 70b's kv 8x vs 64-head mha? not asking for the number, asking *why* it doesn't hurt quality | retrieval | alias
+what does vllm's `--gpu-memory-utilization 0.9` actually reserve on an 80GB card, and how does it pick the # of 16-token blocks? conceptually pls | retrieval | units
+why is fp8 e4m3 used for weights/acts but e5m2 sometimes for grads? iirc range vs precision but pls explain | retrieval | training
+tp=8 inside the node, pp across nodes why not just tp=16 across 2 nodes of 8 h100s? whats the intuition | retrieval | topology
+diff between busbw and algbw in nccl-tests? and why compare busbw to the 450 GB/s per direction nvlink number, not algbw 🤔 | retrieval | units,collective_new
+why do moe runs like deepseek v3 (37B active of 671B) get lower mfu than dense 70b runs? intuition pls | retrieval | training,alias
+why does nccl switch from ring to tree for small msgs (like < 64 KB) at 1024 ranks? afaik latency but explain | retrieval | units
+does the 6ND rule count attention flops at 128k ctx? feels like it ignores the quadratic part, thoughts? | retrieval | training,units
+why does speculative decoding w/ a 1b draft give 2-3x tok/s at bs 1 but basically nothing at bs 64? | retrieval | units
+why doesn't zero-2 shard the weights too? w/ 8 gpus shouldn't all 16 bytes/param get split /8? 🧐 | retrieval | training
+h20 has 4 TB/s but only 148 TFLOPs bf16 — why is it still decent for decode? explain the bw-bound part, not the math | retrieval | units
+continuous batching: why does total tok/s go up ~10x going bs 1 → 256 while per-user tok/s barely drops? intuition | retrieval | units
+why does the article say a 70B model needs about 140 GB in bf16 — where does the 2 bytes per parameter come from? | retrieval | units
+what does 'KV cache' even mean, and why does Llama 3.1 8B have to remember keys and values for every one of its 128k tokens? | retrieval | units
+what is MFU, and why do people call 40% good on a cluster of H100s? | retrieval | training
+why does how fast a model chats depend on the H100's 3.35 TB/s of memory speed and not on its 989 TFLOPS of math? | retrieval | units
+what's the difference between bf16 and fp16 if both are 16 bits, 2 bytes per number? | retrieval | units
+why is Mixtral 8x7B about 47 billion parameters and not 8 × 7 = 56 billion? | retrieval | word_numbers
+what is an all-reduce, and why do 8 graphics cards have to do one after every training step? | retrieval | training
+what is a 'token' anyway — is 1,000 tokens really about 750 English words? | retrieval | units
+why does DeepSeek V3 only use 37B of its 671B parameters for each word it writes? | retrieval | quantity_of_model
+why is gpt-oss-120b shipped in mxfp4, and what do the '4.25 bits' per weight mean? | retrieval | units
+on the roofline picture, what is the ridge point, and why is the H100's around 295 FLOP per byte? | retrieval | units
+why do people say 20 tokens per parameter is 'Chinchilla-optimal', and did Llama 3 8B trained on 15 trillion tokens break that rule? | retrieval | training,word_numbers
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -798,7 +822,8 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
-           (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8)]
+           (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8)]
 
 
 def hand_written() -> list[dict]:
