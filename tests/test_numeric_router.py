@@ -692,3 +692,49 @@ def test_a_word_is_not_a_misspelt_model_family_unless_it_keeps_the_first_letter(
     from service.answer.route.tagger import _family_typo
 
     assert _family_typo("qwne") and _family_typo("lamma") and not _family_typo("used")
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # a beginner's words for what is asked
+    ("Mistral 7B in fp16 on one TPU v6e chip, just one user — words per second?", "decode",
+     {"gpu": "tpu-v6e", "primary": "tokens_per_s_per_sequence"}),
+    ("how many milliseconds does each new word take for Llama 3.1 70B in fp8 on a single H200, one user?", "decode",
+     {"gpu": "h200", "primary": "step_time_s"}),
+    ("for Llama 405B, how much memory does it take to remember a 2k-token chat for a dozen users?", "kv_cache",
+     {"context": 2048, "batch": 12}),
+    ("Qwen2.5 72B in fp8, with the conversation memory also kept in fp8, for one user with 100,000 tokens of chat "
+     "— how much memory altogether?", "memory", {"kv_precision": "fp8", "context": 100000}),
+    ("how much memory do the in-between results (activations) take when training Mistral 7B on chunks of 8,192 "
+     "tokens, four chunks at a time, with no recomputation at all?", "memory",
+     {"batch": 4, "recompute": "none", "primary": "activation_bytes"}),
+    ("when training Qwen2.5 72B, how big is one full save file (checkpoint) with the bf16 weights, the fp32 master "
+     "copy and both Adam moments?", "memory", {"primary": "checkpoint_bytes"}),
+    ("if I teach a 30 billion parameter model and spread it over 32 graphics cards with ZeRO stage 1, how much "
+     "memory do the weights, gradients and Adam optimizer stuff take on each card?", "memory",
+     {"gpus": 32, "zero_stage": 1}),
+    ("say I wanted to teach DeepSeek V3 all over again: fourteen point eight trillion tokens on a thousand and "
+     "twenty-four GB200s doing fp8 math at 35% MFU — how many days of waiting is that?", "training",
+     {"gpus": 1024, "tokens": 14800000000000, "primary": "time_s"}),
+    ("at what point does an H200 stop waiting on memory and start waiting on math in bf16 (the ridge point)?",
+     "roofline", {"gpu": "h200", "primary": "ridge_point"}),
+    ("A100 40GB in bf16, my code does 20 FLOPs for each byte it loads — how many TFLOPS can I hope for?", "roofline",
+     {"intensity": 20.0, "primary": "attainable_flops"}),
+    # collectives said in plain words; the sender is the root, not how many cards take part
+    ("one card sends the same 10 GB model file to all the others, 16 cards in total, over 400 gig Ethernet (RoCE) — "
+     "how long?", "collective", {"op": "broadcast", "ranks": 16, "bandwidth": 50e9}),
+    ("how long to average Llama 3.1 8B's bf16 gradients across 4 A100s over NVLink 3?", "collective",
+     {"op": "all_reduce", "ranks": 4, "link": "nvlink3"}),
+    # chat habits: "quick one" asks nothing about speed
+    ("@here quick one 🙏 `llama 3.3 70b` w/o kv, just the weights in fp8 — how many GB?", "memory",
+     {"model": "llama-3.1-70b", "precision": "fp8"}),
+])
+def test_readings_from_the_seventeenth_and_eighteenth_batches(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+def test_a_small_model_family_with_its_size_is_an_unknown_model_not_a_parameter_count():
+    routed = route_numeric("how long to teach TinyLlama 1.1B on three trillion tokens with 16 A100s at 40% MFU?")
+    assert isinstance(routed, UnknownModel)
+    assert route_numeric("write python code to compute the kv cache of llama 3 8b") is None  # code is still outside

@@ -126,8 +126,10 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
                 or r.words[cue.start - 1:cue.start] == ["as"])
     if word == "storage":  # "our storage team wants the size of one checkpoint": a size, not storage speed
         return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
-    if word in ("gemm", "matmul"):  # "a gemm at intensity 120": a roofline question about that kernel
-        return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")
+    if word in ("gemm", "matmul", "code"):  # "a gemm at intensity 120", "my code does 20 FLOPs for each byte":
+        return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")  # a roofline question about it
+    if word in ("wait", "waiting") and r.words[cue.start - 1:cue.start] == ["of"]:
+        return r.has("days", "hours", "how_long")  # "how many days of waiting is that": a training time
     return False
 
 

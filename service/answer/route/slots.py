@@ -329,6 +329,8 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
         if t.key == "way":
             label = _nearest_label(r, t, ("tp", "pp", "dp"), limit=1)
             v.setdefault(label.key if label else "tp", n)
+        elif t.key == "gpus" and n == 1 and r.of("COLLECTIVE") and any(c.value > 1 for c in r.of("COUNT", "gpus")):
+            continue  # "one card sends the same 10 GB to … 16 cards": the root, not how many take part
         elif t.key == "gpus":
             nodes = _nodes_times(r, t, used)
             if nodes is not None:  # "4 x 8 gpus": 4 nodes of 8

@@ -149,21 +149,26 @@ CUES: dict[str, tuple[str, ...]] = {
     # kv cache
     "kv": ("kv", "kv cache", "kv-cache", "kvcache", "key value cache", "key-value cache", "kv memory",
            "reservation", "reserve", "kv size", "latent cache", "mla cache", "latent kv", "kv latent",
-           "compressed kv"),
+           "compressed kv",
+           # in a beginner's words: what the model keeps of the conversation
+           "memory of the conversation", "conversation memory", "memory of the chat", "chat memory",
+           "remembering", "to remember", "memory of past tokens"),
     "per_token": ("per token", "each token", "each extra token", "per-token", "a token", "every token",
                   "per additional token", "each new token", "bytes/token", "bytes per token", "b/token",
-                  "per tok", "/token"),
+                  "per tok", "/token", "per word", "each new word", "each extra word", "every new word"),
     "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
                     "beyond the sliding window", "once past", "past window", "outside the window"),
     # decode
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
                      "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
-                     "token/sec", "token per second", "token per sec"),
+                     "token/sec", "token per second", "token per sec",
+                     "words per second", "words a second", "words per sec", "words/s", "word per second"),
     "decode": ("decode", "decoding", "generation", "generate", "generates", "inference speed"),
-    "speed": ("speed", "fast", "quick", "rate"),
+    "speed": ("speed", "fast", "rate"),  # not "quick": "quick one", "quick q" ask nothing about speed
     "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
                 "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step",
-                "per-token latency", "seconds per token", "time per output token", "each token take"),
+                "per-token latency", "seconds per token", "time per output token", "each token take",
+                "each new token take", "each new word take", "each word take"),
     "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
                   "across all users", "across users", "all users", "summed"),
     "total": ("total", "in total", "altogether"),
@@ -174,17 +179,20 @@ CUES: dict[str, tuple[str, ...]] = {
     "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
                     "memory time", "time if memory bound", "memory read time", "weight read time"),
     "compute_bound": ("compute bound", "compute-bound", "become compute bound", "becomes compute bound",
-                      "turn compute bound"),
-    "memory_bound": ("memory bound", "memory-bound", "bandwidth bound", "bandwidth-bound"),
+                      "turn compute bound", "waiting on math", "waiting on compute", "waits on math"),
+    "memory_bound": ("memory bound", "memory-bound", "bandwidth bound", "bandwidth-bound", "waiting on memory",
+                     "waits on memory"),
     # training
     "train": ("train", "training", "trained", "pretrain", "pre-train", "pretraining", "pre-training",
-              "fine-tune", "finetune", "fine tune", "fine-tuning", "finetuning", "fine tuning", "full fine-tuning"),
+              "fine-tune", "finetune", "fine tune", "fine-tuning", "finetuning", "fine tuning", "full fine-tuning",
+              "teach", "teaching"),
     "adam": ("adam", "adamw", "optimizer", "optimiser", "mixed precision", "mixed-precision", "adam moments",
              "optimizer states", "optimiser states"),
     "no_activations": ("no activations", "ignoring activations", "without activations", "excluding activations",
                        "ignore activations", "not counting activations", "activations aside", "minus activations"),
-    "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem"),
-    "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size"),
+    "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem",
+                    "acts estimate", "acts memory", "in-between results"),
+    "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size", "save file", "saved file"),
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "recompute everything", "recompute all layers", "full activation recomputation"),
@@ -218,18 +226,20 @@ CUES: dict[str, tuple[str, ...]] = {
     # roofline
     "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate",
               "flop per byte needed", "flops per byte needed", "balance point", "machine balance"),
-    "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte"),
+    "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte",
+                  "flops for each byte", "flop for each byte"),
     "peak_flops": ("compute roof", "flat roof", "flat compute roof", "peak flops", "peak flop/s", "peak compute",
                    "peak tflops", "compute ceiling", "flops roof", "compute peak"),
     "roofline": ("roofline", "roof line", "flat part", "flat part of the roofline", "dense peak", "bf16 peak",
                  "fp8 peak", "fp16 peak"),
     "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof",
                        "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
-    "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof"),
+    "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof", "how many tflops",
+                   "how many tflop/s"),
     # number labels
     "batch": ("batch", "batch size", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
-              "microbatch", "mbs", "micro batch size", "micro-batch size"),
+              "microbatch", "mbs", "micro batch size", "micro-batch size", "at a time", "at once"),
     "gpu_count": ("card count", "gpu count", "device count", "cards needed", "gpus needed", "number of cards",
                   "number of gpus", "how many cards", "how many of them"),
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
@@ -317,6 +327,7 @@ _FAMILIES = (
     "pythia", "mamba", "zephyr", "hermes", "smollm", "exaone", "hunyuan", "codestral", "ministral", "nemo",
     "palm", "chinchilla", "gopher", "megatron", "bert", "t5", "deepseekv3", "qwq", "dsv", "gptoss", "solar",
     "aya", "dolly", "orca", "wizardlm", "openchat", "llava", "pixtral", "magistral", "devstral", "seed",
+    "tinyllama", "openllama", "gptj", "gpt-j", "gpt-neox", "neox", "cerebras-gpt", "persimmon", "xgen", "rwkv",
 )
 # Family names that are also everyday words: a name only with a version or size after them.
 _COMMON_WORDS = {"command", "opt", "seed", "solar", "palm", "orca", "aya", "mamba", "hermes", "dolly", "arctic",
@@ -354,7 +365,7 @@ _FIGURE_UNITS = {"tokens", "token", "tok", "toks", "ctx", "context", "b", "k", "
 # Nouns a count can have, and the role each gives it.
 COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "gpus": ("gpu", "gpus", "device", "devices", "accelerator", "accelerators", "chip", "chips", "card", "cards",
-             "xpu", "xpus"),
+             "xpu", "xpus", "graphics"),  # "graphics cards": the number is next to "graphics"
     "ranks": ("rank", "ranks", "process", "processes", "worker", "workers", "participants", "peers"),
     "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
@@ -394,7 +405,7 @@ PRECISIONS: dict[str, tuple[str, ...]] = {
 }
 OPS: dict[str, tuple[str, ...]] = {
     "all_reduce": ("all-reduce", "allreduce", "all reduce", "all_reduce", "all-reduces", "all-reduced",
-                   "all-reducing", "allreduces", "allreducing"),
+                   "all-reducing", "allreduces", "allreducing", "average", "averaging"),
     "all_gather": ("all-gather", "allgather", "all gather", "all_gather", "all-gathers", "all-gathering",
                    "allgathers", "all-gathered"),
     "reduce_scatter": ("reduce-scatter", "reducescatter", "reduce scatter", "reduce_scatter", "reduce-scatters",
@@ -402,7 +413,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv", "all2all", "all-2-all",
                    "all-to-al", "all to al",
                    "alltoal"),
-    "broadcast": ("broadcast", "broadcasts", "broadcasting", "bcast"),
+    "broadcast": ("broadcast", "broadcasts", "broadcasting", "bcast", "sends the same", "send the same",
+                  "to all the others"),
     "reduce": ("reduce", "reduces", "reduction to root"),
     "send_recv": ("send/recv", "sendrecv", "send recv", "send-recv", "p2p", "point-to-point", "point to point",
                   "send", "sends", "recv", "peer-to-peer", "handoff", "hand-off", "handoffs", "transfer"),
@@ -411,7 +423,7 @@ OPS: dict[str, tuple[str, ...]] = {
 }
 # Words that are verbs as often as they are collectives: a collective only next to a buffer, ranks or a link.
 WEAK_OPS = {"reduce", "reduces", "send", "sends", "gather", "gathers", "scatter", "scatters", "handoff", "hand-off",
-            "handoffs", "transfer"}
+            "handoffs", "transfer", "average", "averaging", "to all the others"}
 STAGES: dict[str, tuple[str, ...]] = {
     "zero_0": ("zero-0", "zero 0", "zero stage 0", "zero0", "stage 0", "ddp", "plain data parallel"),
     "zero_1": ("zero-1", "zero 1", "zero stage 1", "zero1", "stage 1", "zero-one", "zero stage one", "stage one"),
@@ -501,6 +513,9 @@ def _unjoin(text: str) -> str:
     return _JOINED.sub(" ", text)
 
 
+_NETWORK_WORDS = ["ib", "infiniband", "nic", "nics", "ethernet", "port", "ports", "link", "network", "networking"]
+
+
 def _number_patterns() -> dict[str, list[list[dict]]]:
     """Matcher patterns: a number and what follows it."""
     num = {"NORM": {"IN": [_NUM, _BIG]}}
@@ -514,9 +529,7 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
             [num, rate_prefix, *per_second], [num, {"TEXT": {"REGEX": r"^(?:[kmgtKMGT]bps|[KMGT]Bps)$"}}],
             [num, rate_prefix, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
             [num, {"LOWER": {"IN": sorted(_SPELLED_RATES)}}, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
-            [num, {"TEXT": {"REGEX": "^[gG]$"}, "SPACY": True}, {"NORM": {"IN": ["ib", "infiniband", "nic", "nics",
-                                                                              "ethernet", "port", "ports", "link",
-                                                                              "network", "networking"]}}],
+            [num, {"TEXT": {"REGEX": "^[gG]$"}, "SPACY": True}, {"NORM": {"IN": _NETWORK_WORDS}}],
             [num, {"TEXT": {"REGEX": "^[gG]$"}}],
         ],
         "QUANTITY/bytes": [[num, {"NORM": {"IN": [u for u in _BYTE_UNITS if u != "b"]}}]],
@@ -779,6 +792,10 @@ def _number_tags(doc: Doc, matcher: Matcher, covered: set[int], cues: list[tuple
     return tags
 
 
+def _next_norm(span: Span) -> str:
+    return span.doc[span.end].norm_ if span.end < len(span.doc) else ""
+
+
 def _quantity(span: Span) -> Tag | None:
     label, kind = span.label_.split("/")
     number = _value(span[0])
@@ -788,6 +805,9 @@ def _quantity(span: Span) -> Tag | None:
     value = number
     if label == "COUNT":
         return Tag("COUNT", kind, span.start, span.end, span.text, number, unit)
+    if kind == "bytes" and words[0] in ("gig", "gigs") and _next_norm(span) in _NETWORK_WORDS:
+        # "400 gig ethernet" is a link's speed: gigabits per second (the link's name is tagged apart)
+        return Tag("QUANTITY", "bandwidth", span.start, span.end, span.text, number * 1e9 / 8, unit)
     if kind == "bytes":
         value = number * unit_factor(_BYTE_UNITS[words[0]], "B")
     elif kind == "bandwidth":
