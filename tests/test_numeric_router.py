@@ -738,3 +738,27 @@ def test_a_small_model_family_with_its_size_is_an_unknown_model_not_a_parameter_
     routed = route_numeric("how long to teach TinyLlama 1.1B on three trillion tokens with 16 A100s at 40% MFU?")
     assert isinstance(routed, UnknownModel)
     assert route_numeric("write python code to compute the kv cache of llama 3 8b") is None  # code is still outside
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # the setup of a what-if failed to fit: that is why the change is asked
+    ("llama 405b fp8 doesnt fit on our 8 h100s. what if we used 8 mi325x instead — how much free memory per gpu, "
+     "weights only?", "memory", {"gpu": "mi325x", "gpus": 8, "primary": "free_bytes"}),
+    # "of the fp8 peak" is what the MFU is a share of, not a roofline question
+    ("llama 3 8b on 15T tokens in bf16 on h100 — what if we trained in fp8 at 30% mfu of the fp8 peak, gpu hours?",
+     "training", {"precision": "fp8", "mfu": 0.3, "primary": "gpu_hours"}),
+    # two figures side by side are not two things compared
+    ("L40S, 864 GB/s vs 362 TFLOPS bf16 dense — where's the ridge?", "roofline", {"gpu": "l40s", "primary": "ridge_point"}),
+    # a label after a sentence's end is the question's, not the figure's
+    ("nccl-tests all_reduce on 8 gpus shows algbw 1,200 Gbit/s. busbw in GB/s?", "collective",
+     {"algbw": 150e9, "primary": "busbw"}),
+])
+def test_readings_left_open_at_the_last_stop(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+def test_a_failed_fit_without_a_change_is_still_not_a_calculation():
+    assert route_numeric("llama 405b doesnt fit on one h100, what now?") is None
+    assert route_numeric("h100 vs h200 ridge point, why different") is None

@@ -85,7 +85,14 @@ _OPENERS = ("who", "which", "where", "should")  # conceptual only where the ques
 def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
     return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
-               and not (t.key == "where" and where_is_a_figure) for t in r.of("CUE"))
+               and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
+               for t in r.of("CUE"))
+
+
+def _between_figures(r: Reading, cue: Tag) -> bool:
+    """"864 GB/s vs 362 TFLOPS": two figures set side by side, not two things compared."""
+    figures = r.of("QUANTITY") + r.of("NUMBER")
+    return any(f.end == cue.start for f in figures) and any(f.start == cue.end for f in figures)
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
@@ -187,10 +194,13 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
             and not _has_model(s)):
         return "collective"  # "redo the 14 GB one on 16 ranks over xdr": bytes over ranks and a link, no op named
-    if r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth", "roofline") or "intensity" in v or (
-            r.has("compute_bound") and not _has_model(s)):
-        return "roofline"
     train = r.has("train")
+    # "train on 15T tokens at 30% mfu of the fp8 peak, gpu hours?": the peak is the MFU's reference, not asked
+    peak_of_mfu = ("mfu" in v and (_training_tokens(s) or _gpu_hours(r) or train)
+                   and not r.has("ridge", "intensity", "attainable", "peak_bandwidth"))
+    if (r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth", "roofline") and not peak_of_mfu
+            or "intensity" in v or (r.has("compute_bound") and not _has_model(s))):
+        return "roofline"
     if (_training_tokens(s) or "mfu" in v or "deadline_days" in v or _gpu_hours(r)
             or (r.has("flops") and (train or s.token_counts))
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):

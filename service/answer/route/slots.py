@@ -299,7 +299,8 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
     v = s.values
     labels = [c for c in r.tags if c.label == "CUE" and c.key in ("busbw", "algbw")]
     asked = {id(c) for c in labels if _asked(r, c)}
-    adjacent = next((c for c in labels if c.start == t.end), None)
+    # (not across a sentence's end: "algbw 1,200 Gbit/s. busbw?" asks the busbw of that algbw)
+    adjacent = next((c for c in labels if c.start == t.end and not t.text.endswith((".", ";", "?", "!"))), None)
     if adjacent is not None and len(labels) > 1:  # "busbw for … 240GB/s algbw": the label after it is its own
         own, asked = adjacent, {id(c) for c in labels if c is not adjacent}
     else:

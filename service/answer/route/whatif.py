@@ -24,6 +24,9 @@ _NAMES = {"MODEL": "model", "UNKNOWN_MODEL": "model", "GPU": "gpu", "UNKNOWN_GPU
           "STAGE": "stage", "LINK": "link", "COLLECTIVE": "op"}
 
 
+_FAILED = {"nt fit", "not fit"}
+
+
 def read_what_if(question: str) -> Reading | None:
     """The question read change-first, or None when it is not a what-if (or the change replaces nothing)."""
     split = _split(question)
@@ -37,6 +40,9 @@ def read_what_if(question: str) -> Reading | None:
     kept = _standing(setup, given)
     if len(kept) == len(setup.tags):
         return None  # nothing replaced: read as written
+    # "405b doesnt fit on our 8 h100s. what if we used 8 mi325x": the setup's failure is why the change is
+    # asked, not a question about fitting no calculator answers
+    kept = [t for t in kept if not (t.label == "CUE" and t.key == "outside" and t.text.lower() in _FAILED)]
     shift = len(change.words) + 1
     tags = changed + [dataclasses.replace(t, start=t.start + shift, end=t.end + shift) for t in kept]
     return Reading(question, change.words + ["."] + setup.words, tags)
