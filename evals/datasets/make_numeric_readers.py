@@ -805,6 +805,30 @@ why does DeepSeek V3 only use 37B of its 671B parameters for each word it writes
 why is gpt-oss-120b shipped in mxfp4, and what do the '4.25 bits' per weight mean? | retrieval | units
 on the roofline picture, what is the ridge point, and why is the H100's around 295 FLOP per byte? | retrieval | units
 why do people say 20 tokens per parameter is 'Chinchilla-optimal', and did Llama 3 8B trained on 15 trillion tokens break that rule? | retrieval | training,word_numbers
+Why does Kaplan et al. (2020) find N_opt ∝ C^0.73 while Hoffmann et al. (2022) get roughly C^0.5 — what changed in the fitting procedure? | retrieval | training,units
+In Korthikanti et al., where does the 5as/h term in s·b·h·(34 + 5as/h) come from, and why does FlashAttention make it vanish? | retrieval | training
+ZeRO-3 keeps 16Ψ/N_d bytes per device, yet its communication volume is 3Ψ versus 2Ψ for plain DP — where does the extra Ψ come from? | retrieval | training,collective_new
+Narayanan et al. (2021) give the 1F1B bubble fraction as (p − 1)/m; why does the interleaved schedule with v chunks per device cut it to (p − 1)/(v·m), and what does it cost in communication? | retrieval | training,topology
+Why does C ≈ 6ND drop the 12·n_layers·d_model·s attention-score FLOPs, and roughly when (s vs d_model) does that omission stop being negligible? | retrieval | training
+Chowdhery et al. distinguish MFU from HFU; why does activation recomputation raise HFU but leave MFU at, say, 46.2% unchanged? | retrieval | training,units
+In the α–β (Hockney) model, why is ring all-reduce bandwidth-optimal at 2(N−1)/N · S/β but latency-suboptimal at 2(N−1)α, and when does the double binary tree with 2⌈log2 N⌉ steps win? | retrieval | collective_new
+How does MLA get away with caching d_c + d_h^R = 576 values per token per layer instead of 2·n_h·d_h = 32,768 — what does absorbing W^UK into W^Q actually do? | retrieval | quantity_of_model
+Why does a ridge point of π/β ≈ 295 FLOP/B (H100 SXM, bf16) imply that batch-1 decode at ~1 FLOP/B is memory-bound, and how does B move the intensity? | retrieval | units
+Dettmers et al. (LLM.int8()) report emergent outlier features past ~6.7B parameters; why do they break per-tensor 8-bit quantisation? | retrieval | units
+Why is MXFP4 4.25 bits/value (one E8M0 scale per 32 elements) while NVFP4 is 4.5 bits (an E4M3 scale per 16) — what does the smaller block buy in accuracy? | retrieval | units
+Ainslie et al. (GQA): with n_kv_heads = 8 against 64 query heads the KV cache shrinks 8×, so why is the quality loss versus MHA so small? | retrieval | units
+Explain why the KV cache of Llama 3.1 70B, which has 8 KV heads, is one-eighth the size it would be with 64-head multi-head attention. A qualitative argument is sufficient; no numerical answer is required. | retrieval | intent
+Starting from its reduce-scatter and all-gather phases, derive the 2(n−1)/n bus factor of a ring all-reduce, and explain why it approaches 2 as the ring grows from 8 to 1,024 ranks. | retrieval | intent,units
+Discuss why decoding at batch 1 on an H100 (989 TFLOP/s BF16, 3.35 TB/s) is memory-bound, whereas prefilling a 4,096-token prompt on the same GPU is compute-bound. Answer qualitatively. | retrieval | units,intent
+Explain why ZeRO stages 1 and 2 keep the same communication volume as plain data parallelism on 64 GPUs even though they shard 12 of the 16 bytes per parameter. | retrieval | training
+The 6ND rule leaves out attention-score FLOPs. Explain qualitatively how the size of this omission changes when a 1B-parameter model is trained at a 32k context instead of a 2k context. | retrieval | training,units
+Describe how PagedAttention's 16-token blocks reduce memory fragmentation compared with reserving 8,192 tokens of KV cache per request up front. A short essay answer is expected. | retrieval | intent
+Explain why Mixtral 8x7B stores about 47 billion parameters but uses only about 13 billion of them per token. Your answer should describe top-2 routing over its 8 experts. | retrieval | word_numbers,quantity_of_model
+Compare tensor parallelism inside one 8-GPU NVLink node with pipeline parallelism across nodes joined by 400 Gb/s InfiniBand. List two advantages and two disadvantages of each. | retrieval | topology
+Explain why the MXFP4 format used for gpt-oss-120b is described as 4.25 bits per value rather than 4 bits, with reference to the shared scale of each block of 32 values. | retrieval | units
+A rail-optimised cluster gives each of the 8 GPUs in a node its own 400 Gb/s NIC. Explain qualitatively what would happen to the inter-node phase of a hierarchical all-reduce if each node had only 2 NICs. | retrieval | topology
+State the assumptions behind the bandwidth-bound decode estimate, and explain why measured throughput on an H200 usually reaches only 60–85% of the bound set by its 4.8 TB/s. | retrieval | units,intent
+Explain the difference between time to first token and time per output token, and discuss why moving prefill onto a separate pool of 8 H100s helps a service meet a 200 ms TTFT target. | retrieval | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -823,6 +847,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
            (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8),
            (60, 8), (60, 8)]
 
 
