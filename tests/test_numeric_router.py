@@ -762,3 +762,44 @@ def test_readings_left_open_at_the_last_stop(question, calculator, expected):
 def test_a_failed_fit_without_a_change_is_still_not_a_calculation():
     assert route_numeric("llama 405b doesnt fit on one h100, what now?") is None
     assert route_numeric("h100 vs h200 ridge point, why different") is None
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # papers' notation: powers written out, formula symbols set to figures
+    ("α–β ring all-reduce, T = 2(N−1)α + 2(N−1)/N · S/β, with S = 2^30 B, N = 8, β = 450 GB/s, α = 2 µs?",
+     "collective", {"size": 2 ** 30, "ranks": 8, "bandwidth": 450e9, "alpha_s": 2e-6}),
+    ("C = 6ND with N = 2.8 × 10^11 params and D = 3 × 10^11 tokens: FLOPs?", "training",
+     {"params": 280_000_000_000, "tokens": 300_000_000_000, "primary": "flops"}),
+    ("Qwen2.5 72B, D = 1.8e13, on 8,192 TPU v5p chips, bf16, MFU = 0.5: T in days?", "training",
+     {"tokens": 18_000_000_000_000, "gpus": 8192, "mfu": 0.5}),
+    ("Broadcast of S = 10^10 B from rank 0 across N = 32 TPU v5p chips over ICI: T?", "collective",
+     {"op": "broadcast", "size": 10_000_000_000, "ranks": 32}),
+    ("A100 40GB, int8 tensor cores, I = 2^9 op/B: attainable throughput?", "roofline", {"intensity": 512.0}),
+    ("Qwen2.5 72B int4 (AWQ), t = 2 across RTX 4090s, B = 1: upper bound on tokens/s?", "decode",
+     {"gpus": 2, "batch": 1}),
+    ("DeepSeek-V3, fp8 weights and fp8 MLA cache, TP = 8 over B200, B = 64, s = 4096: t_step in ms?", "decode",
+     {"kv_precision": "fp8", "batch": 64, "context": 4096, "primary": "step_time_s"}),
+    ("MI355X, bf16 dense: π/β?", "roofline", {"gpu": "mi355x", "primary": "ridge_point"}),
+    # a problem's setup, then what it asks: a price or a power figure in the setup is a given, not the question
+    ("Problem 3. DeepSeek-R1 is deployed with its FP8 weights and a BF16 KV cache. The service keeps 4 requests of "
+     "65,536 tokens in flight and bills $2.19 per million output tokens. Estimate the total memory (weights plus KV "
+     "cache) in GB.", "memory", {"batch": 4, "context": 65536}),
+    ("A 140 GB checkpoint is broadcast from rank 0 to 32 ranks over RoCE 800 GbE; each node also has 15 TB of local "
+     "NVMe. Compute the broadcast time with the alpha-beta model.", "collective", {"ranks": 32, "size": 140e9}),
+    ("Given: four AWS Trainium2 chips with tensor parallelism; Qwen2.5 72B in BF16; batch 8; 16k tokens of context "
+     "per sequence. Compute the aggregate decode throughput.", "decode",
+     {"gpus": 4, "primary": "aggregate_tokens_per_s"}),
+    # with no card to fit into, "hold" is what the cache does
+    ("Compute the KV cache required to hold one sequence of 131,072 tokens on Llama 3.1 8B.", "kv_cache",
+     {"context": 131072}),
+    ("can one h100 hold the kv cache of llama 3.1 8b for 32 users at 8k?", "memory", {"primary": "free_bytes"}),
+])
+def test_readings_from_the_nineteenth_and_twentieth_batches(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+def test_money_in_the_question_itself_is_still_outside_every_calculator():
+    assert route_numeric("We pay $2 per hour for an H100. How much does it cost to serve llama 3.1 70b per "
+                         "million tokens?") is None

@@ -115,6 +115,23 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     return True
 
 
+_ASKING = ("compute", "how_much", "how_many", "how_long", "how_big", "what_is", "question_mark")
+
+
+def _scopes_a_figure(r: Reading, cue: Tag) -> bool:
+    """'16k tokens of context per sequence', '4096 tokens each': the cue says whose figure the one before it is."""
+    return any(0 <= cue.start - t.end <= 3 for t in r.of("QUANTITY") + r.of("CUE", "context"))
+
+
+def _in_the_setup(r: Reading, cue: Tag) -> bool:
+    """The cue is in a sentence before the last, and the last asks for a figure: a problem's setup, then
+    "Compute …" / "Determine …" / "how much …?"."""
+    last = len(r.words) - 1
+    ends = [i for i, w in enumerate(r.words[:last]) if w in (".", "!", ";") or (len(w) > 1 and w.endswith("."))]
+    asked_from = ends[-1] + 1 if ends else 0  # where the last sentence starts
+    return cue.start < asked_from and any(t.start >= asked_from and t.key in _ASKING for t in r.of("CUE"))
+
+
 _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "intermediate size"}
 
 
@@ -124,6 +141,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     word = cue.text.lower()
     if {"no", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start]):
         return True  # "(assume no paging savings)": a condition set aside, not what is asked
+    if _in_the_setup(r, cue):
+        return True  # "… and bills $2.19 per million output tokens. Estimate the total memory": a given, not asked
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
         figures = {i for t in r.of("QUANTITY") for i in range(t.start, t.end)}
         return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))
@@ -213,7 +232,10 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if r.has("tokens_per_s", "decode", "latency", "aggregate", "throughput", "how_fast", "speed", "compute_time",
              "memory_time"):
         return "decode"
-    if r.has("kv") and not (r.has("fit", "enough", "left", "weights", "run") or _how_many_gpus(r)
+    # "the KV cache required to hold one sequence", "sixteen users each hold 65,536 tokens": with no card to
+    # fit into, "hold" is what the cache does
+    fits = [c for c in r.of("CUE", "fit") if c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity]
+    if r.has("kv") and not (fits or r.has("enough", "left", "weights", "run") or _how_many_gpus(r)
                             or (r.has("memory") and r.has("total"))):  # "total vram, …, fp8 kv cache": the sum
         return "kv_cache"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
@@ -282,8 +304,10 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "memory_time_s"
         if r.has("latency"):
             return "step_time_s"
-        if r.has("per_sequence") or any(c.key == "each" and c.start == rate.end
-                                        for c in r.of("CUE") for rate in r.of("CUE", "tokens_per_s")):
+        # ("16k tokens of context per sequence" says whose context it is, not which rate is asked)
+        per_sequence = [c for c in r.of("CUE", "per_sequence") if not r.has("aggregate") or not _scopes_a_figure(r, c)]
+        if per_sequence or any(c.key == "each" and c.start == rate.end
+                               for c in r.of("CUE") for rate in r.of("CUE", "tokens_per_s")):
             return "tokens_per_s_per_sequence"  # "tokens/sec each"
         if r.has("aggregate") or (batch > 1 and r.has("throughput", "total", "tokens_per_s", "how_fast", "speed")):
             return "aggregate_tokens_per_s"

@@ -136,7 +136,8 @@ def _precisions(r: Reading, s: Slots) -> None:
         named = [t for t in named if not _from_precision(r, t)] or named
     for t in named:
         after = r.words[t.end] if t.end < len(r.words) else ""
-        kv = after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
+        kv = (after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
+              or any(c.start == t.end for c in kv_cues))  # "fp8 MLA cache", "fp8 latent kv"
         if t.key == s.values.get("precision") and not kv:
             continue  # "AWQ (4bit)": the same precision said twice, not a second one for the KV cache
         slot = "kv_precision" if kv else "precision"
@@ -171,11 +172,15 @@ def _gap(r: Reading, a: Tag, b: Tag) -> int:
     return sum(1 for w in r.words[lo:hi] if w not in _CONNECTORS)
 
 
+# "8 x h100", "8 of the h100s", "four AWS Trainium2 chips", "two NVIDIA H200s": a word between count and part
+_BETWEEN_COUNT_AND_PART = {"x", "*", "of", "aws", "nvidia", "amd", "google", "intel", "habana"}
+
+
 def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
     """'8 H100s', 'two H200s', 'a single RTX 4090', 'H100 x 8', '8x H100': the number of GPUs."""
     for name in r.of("GPU") + r.of("UNKNOWN_GPU"):
         before = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used
-                  and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in ("x", "*", "of")))]
+                  and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in _BETWEEN_COUNT_AND_PART))]
         after = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used and name.end < len(r.words)
                  and r.words[name.end] in ("x", "*") and t.start == name.end + 1]
         pair = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.start == name.end

@@ -133,7 +133,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "time_to_train": ("training time", "time to train", "train time", "time to pretrain", "wall clock", "wallclock",
                       "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
     "how_big": ("how big", "how large", "how heavy", "how many gb", "how many gigabytes", "how many bytes"),
-    "compute": ("compute", "calculate", "estimate", "work out", "figure out", "what is the size", "size of"),
+    "compute": ("compute", "calculate", "estimate", "work out", "figure out", "what is the size", "size of",
+                "determine", "show whether", "show that"),
     "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
     # memory
     "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
@@ -185,7 +186,7 @@ CUES: dict[str, tuple[str, ...]] = {
     # training
     "train": ("train", "training", "trained", "pretrain", "pre-train", "pretraining", "pre-training",
               "fine-tune", "finetune", "fine tune", "fine-tuning", "finetuning", "fine tuning", "full fine-tuning",
-              "teach", "teaching"),
+              "teach"),  # (not "teaching": "a teaching lab")
     "adam": ("adam", "adamw", "optimizer", "optimiser", "mixed precision", "mixed-precision", "adam moments",
              "optimizer states", "optimiser states"),
     "no_activations": ("no activations", "ignoring activations", "without activations", "excluding activations",
@@ -224,7 +225,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "startup latency", "launch latency"),
     "root": ("root", "rank 0", "to one rank"),
     # roofline
-    "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate",
+    "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate", "π/β",
+              "pi/beta", "π / β", "pi / beta",
               "flop per byte needed", "flops per byte needed", "balance point", "machine balance"),
     "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte",
                   "flops for each byte", "flop for each byte"),
@@ -504,6 +506,37 @@ def _value_first(m: re.Match) -> str:
     return f"{m.group(2)} {m.group(1)}"
 
 
+# Papers' notation (a researcher's question): powers written out, and the symbols of the site's formulas
+# set to a figure ("s = 4096", "B = 8", "t = 2", "N = 8", "D = 1.8e13") read as the words they stand for.
+_TEN_POWER = re.compile(r"(?:(\d+(?:\.\d+)?)\s*[x*·]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*\^\s*(\d+))(\s*B\b)?")
+_TWO_POWER = re.compile(r"(?<![\d.])2\s*\^\s*(\d+)(\s*B\b)?")
+_SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
+    (r"(?<![\w.])(?:s|L_seq|seq)\s*=\s*(?=\d)", "context "),
+    (r"(?<![\w.])[bB]\s*=\s*(?=\d+(?:[\s,;:)?]|$))", "batch "),
+    (r"(?<![\w.])t\s*=\s*(?=\d)", "tp "), (r"(?<![\w.])p\s*=\s*(?=\d)", "pp "),
+    (r"(?<![\w.])N_d\s*=\s*(?=\d)", "dp "),
+    (r"(?<![\w.])D\s*=\s*(\d(?:[\d.,e+]*\d)?)(?![\d.e+]|,\d)(?!\s*(?:tokens|T\b))", r"\1 tokens"),
+    (r"(?<![\w.])N\s*=\s*(\d[\d,]*)(?=\s*[,;:)?]|\s*$)", r"\1 ranks"),
+    (r"(?<![\w.])[NSDβα]\s*=\s*(?=\d)", ""),  # "N = 2.8e11 params", "S = 64 MiB": the figure says what it is
+    (r"(?<![\w.])I\s*=\s*(?=\d)", "intensity "), (r"(?<![\w.])MFU\s*=\s*(?=\d)", "MFU "),
+    (r"(?<![\w.])M_w\b", "weights"), (r"(?<![\w.])t_step\b", "step time"),
+)]
+
+
+def _notation(text: str) -> str:
+    def ten(m: re.Match) -> str:
+        figure = f"{m.group(1)}e{m.group(2)}" if m.group(1) else f"1e{m.group(3)}"
+        return figure + (" bytes" if m.group(4) else "")
+
+    def two(m: re.Match) -> str:
+        return f"{2 ** int(m.group(1))}" + (" bytes" if m.group(2) else "")  # "2^30 B": bytes, not a billion
+
+    text = _TWO_POWER.sub(two, _TEN_POWER.sub(ten, text))
+    for pattern, words in _SYMBOLS:
+        text = pattern.sub(words, text)
+    return text
+
+
 _FLAG = re.compile(r"(?<!\S)--?(?=[A-Za-z])")  # a command line's "--nnodes", "--max-model-len": read as words
 _JOINED = re.compile(r"(?<=[A-Za-z0-9.])[\-_](?=[A-Za-z0-9])")
 
@@ -609,7 +642,7 @@ def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
     nlp, names, kinds, numbers, vocabulary = _pipeline()
     text = question.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
-    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", text)))
+    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(text))))
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)

@@ -51,6 +51,8 @@ def read_what_if(question: str) -> Reading | None:
 def _split(question: str) -> tuple[str, str] | None:
     for pattern in (_REPLACED, _FROM_TO):
         if (m := pattern.search(question)) and m.end() < len(question):
+            if pattern is _FROM_TO and not any(t.label in _NAMES for t in tag(m.group(0)).tags):
+                continue  # "broadcast from rank 0 to 32 ranks": a path, not a change from one part to another
             return question[:m.end()], question[m.end():]
     m = _PIVOT.search(question)
     if m and question[:m.start()].strip(" ,.;:-—"):
