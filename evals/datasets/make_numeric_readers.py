@@ -829,6 +829,30 @@ Explain why the MXFP4 format used for gpt-oss-120b is described as 4.25 bits per
 A rail-optimised cluster gives each of the 8 GPUs in a node its own 400 Gb/s NIC. Explain qualitatively what would happen to the inter-node phase of a hierarchical all-reduce if each node had only 2 NICs. | retrieval | topology
 State the assumptions behind the bandwidth-bound decode estimate, and explain why measured throughput on an H200 usually reaches only 60–85% of the bound set by its 4.8 TB/s. | retrieval | units,intent
 Explain the difference between time to first token and time per output token, and discuss why moving prefill onto a separate pool of 8 H100s helps a service meet a 200 ms TTFT target. | retrieval | intent
+um why does deep seek vee three need so much less kv cache than llama three point one four oh five b like what does m l a actually do | retrieval | typo,word_numbers
+okay so whats the difference between f p eight e four m three and e five m two and why do people train with both | retrieval | word_numbers
+why is batch one decoding memory bound on an h one hundred even though it has like nine hundred eighty nine teraflops | retrieval | word_numbers,units
+can you explain why a ring all reduce sends two times n minus one over n of the data per gpu | retrieval | word_numbers
+why does mixed roll eight by seven b only use about thirteen billion active parameters but still need memory for all forty seven billion | retrieval | typo,word_numbers
+what does m f u mean and why is like forty percent considered good for a big training run | retrieval | training,word_numbers
+how does zero stage three differ from f s d p are they basically the same thing | retrieval | training,word_numbers
+why did gee pee tee oss one twenty b ship in m x f p four instead of plain four bit whats the point of the block scales | retrieval | typo,word_numbers
+is infini band n d r at four hundred gigabits faster than n v link for eight gpus in one box and why | retrieval | units,topology
+why do people say a thirty two k context is thirty two thousand seven hundred sixty eight tokens and not just thirty two thousand | retrieval | units,word_numbers
+what is the ridge point conceptually and why does it move when you switch from bee float sixteen to f p eight | retrieval | typo
+whats paged attention and why does v l l m split the kv cache into blocks of sixteen tokens | retrieval | word_numbers
+I keep getting 141 GB rather than 140 GB for Llama 3.1 70B in bf16 — is the extra from the embeddings and LM head, or am I mixing up GB and GiB? | retrieval | units
+why does the article use 16 bytes per parameter for mixed-precision Adam? my notes say 18 or 20 — where does the difference come from? | retrieval | training
+the page says decode on an H100 is memory-bound at batch 1 (3.35 TB/s vs 989 TFLOP/s). why does that stop being true somewhere around batch 300? | retrieval | units
+is it legit to divide 3.35 TB/s by the model size to get tokens/s, or does that ignore the KV cache and kernel overheads? | retrieval | units,intent
+why does busbw come out exactly 1.75× the algbw for my 8-rank all_reduce, but 0.875× for all_gather? | retrieval | collective_new
+was I wrong to plug 47B parameters into 6ND for Mixtral 8x7B — should it be the ~13B active ones, and why? | retrieval | training,quantity_of_model
+the page says MLA caches 576 values per layer for DeepSeek-V3 — where do the 512 + 64 come from? | retrieval | quantity_of_model
+does MFU count the recomputed forward pass? my 45% versus the page's 38% for a 405B run might just be that | retrieval | training
+why is MXFP4 4.25 bits and not 4 — is it the one e8m0 scale per 32 values the page mentions? | retrieval | units
+the page says a ring all-reduce sends each byte about twice — why is that bandwidth-optimal, and why do people still switch to trees at 1,024 ranks? | retrieval | topology
+my checkpoint math uses 14 B/param but our 70B checkpoints are ~980 GB on disk; are the gradients left out on purpose, and why? | retrieval | training,units
+why does the H100's ridge point double from ~295 FLOP/B in bf16 to ~590 in fp8 — does fp8 really double the FLOPs but not the bandwidth? | retrieval | units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -847,6 +871,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
            (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8)]
 
