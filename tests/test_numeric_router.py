@@ -803,3 +803,31 @@ def test_readings_from_the_nineteenth_and_twentieth_batches(question, calculator
 def test_money_in_the_question_itself_is_still_outside_every_calculator():
     assert route_numeric("We pay $2 per hour for an H100. How much does it cost to serve llama 3.1 70b per "
                          "million tokens?") is None
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # dictated: numbers and names as words, a corrected figure
+    ("um how many gigs is llama three point one seventy b in bee float sixteen like just the weights", "memory",
+     {"model": "llama-3.1-70b", "precision": "bf16"}),
+    ("okay so quen two point five seventy two b f p eight on four no sorry eight b two hundreds tensor parallel batch "
+     "sixty four at four k context whats the total throughput", "decode",
+     {"model": "qwen2.5-72b", "gpu": "b200", "gpus": 8, "batch": 64, "context": 4096}),
+    ("balance point of an h two hundred n v l in f p eight", "roofline", {"gpu": "h200-nvl", "precision": "fp8"}),
+    # checking their own arithmetic: the reader's result is not an input
+    ("checking my arithmetic: Llama 3.1 8B bf16 = 16 GB, plus a bf16 KV cache for 8 sequences at 32k = 34 GB, "
+     "so 50 GB total. correct?", "memory", {"batch": 8, "context": 32768, "gpu": None}),
+    ("Qwen 2.5 72B in bf16 plus a bf16 KV cache for 16 users at 32k context each. I say 3 H200s minimum — is that "
+     "right?", "memory", {"gpu": "h200", "gpus": None, "primary": "min_gpus"}),
+    ("mixtral 8x22b with an int8 kv cache, 2 sequences at 64k each — I got 28 GiB. did I double count something?",
+     "kv_cache", {"kv_precision": "int8", "batch": 2}),
+    ("sanity check: llama 3.1 8b bf16 on an H100 SXM at batch 1 — 3.35 TB/s ÷ 16 GB ≈ 209 tok/s?", "decode",
+     {"batch": 1, "primary": "tokens_per_s_per_sequence"}),
+])
+def test_readings_from_the_twenty_first_and_twenty_second_batches(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+def test_history_is_still_history_when_nothing_is_being_checked():
+    assert route_numeric("what did llama 3 use for its kv cache?") is None

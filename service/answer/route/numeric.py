@@ -34,6 +34,7 @@ from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
+from .check import without_claimed_results
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -96,7 +97,8 @@ def _between_figures(r: Reading, cue: Tag) -> bool:
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
-    history = "did" in r.words and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
+    history = ("did" in r.words and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
+               and not r.has("check"))  # nor "I got 28 GiB — did I double count?"
     # "was trained on 15.6 trillion tokens; with 6ND, how many FLOPs": the figures are given, the sum is asked
     trained = r.has("train") and {"was", "were"} & set(r.words) and not (r.has("flops") and _training_tokens(s))
     pasted = isinstance(s.values.get("model"), dict)  # "hidden size", "vocab size" are then the config's fields
@@ -182,7 +184,8 @@ def _how_many_gpus(r: Reading) -> bool:
             return True
         if any(w in _GPU_NOUNS or w in ("trillium",) for w in r.words[cue.end:cue.end + 3]):
             return True
-    return False
+    # "I say 3 H200s minimum": a minimum said after the part
+    return any({"minimum", "min"} & set(r.words[g.end:g.end + 2]) for g in r.of("GPU"))
 
 
 def _has_model(s: Slots) -> bool:
@@ -236,6 +239,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # fit into, "hold" is what the cache does
     fits = [c for c in r.of("CUE", "fit") if c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity]
     if r.has("kv") and not (fits or r.has("enough", "left", "weights", "run") or _how_many_gpus(r)
+                            or (r.has("memory", "total") and "plus" in r.words)  # "8B bf16 plus a kv cache"
                             or (r.has("memory") and r.has("total"))):  # "total vram, …, fp8 kv cache": the sum
         return "kv_cache"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
@@ -554,7 +558,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
                   subject: str | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
-    r = read_what_if(question) or tag(question)
+    r = without_claimed_results(question, read_what_if(question) or tag(question))
     _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)

@@ -66,6 +66,8 @@ from spacy.matcher import Matcher  # noqa: E402
 from spacy.tokens import Doc, Span, Token  # noqa: E402
 from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
 
+from .spoken import written  # noqa: E402
+
 
 # The number a token stands for, kept in its doc's user_data by character offset (merging a run of number words
 # keeps the first word's offset). A Token extension (`token._.value`) did the same at several times the cost.
@@ -642,7 +644,7 @@ def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
     nlp, names, kinds, numbers, vocabulary = _pipeline()
     text = question.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
-    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(text))))
+    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(written(text)))))
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)

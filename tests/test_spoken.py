@@ -1,0 +1,28 @@
+"""Dictated questions (speech-to-text output) are read as they would have been typed."""
+import pytest
+
+from service.answer.route.spoken import written
+
+
+@pytest.mark.parametrize(("dictated", "typed"), [
+    ("um how many gigs is llama three point one seventy b in bee float sixteen",
+     "um how many gigs is llama 3.1 70 b in bf 16"),
+    ("will llama three point one four oh five b in f p eight fit on four b three hundreds",
+     "will llama 3.1 405 b in fp 8 fit on 4 b300s"),
+    ("quen two point five seventy two b in int four no wait int eight", "qwen 2.5 72 b in int 8"),
+    ("on four no sorry eight h two hundreds", "on 8 h200s"),
+    ("okay so mist roll seven b in half precision on a forty ninety", "okay so mistral 7 b in half precision on a 4090"),
+    ("t p u v five p int eight kernel at five hundred ops per byte", "tpu v 5 p int 8 kernel at 500 ops per byte"),
+    ("two hundred fifty six m i three hundred x at forty five percent m f u", "256 mi 300 x at 45 percent mfu"),
+    ("intensity sixty four on an a one hundred forty gig", "intensity 64 on an a100 40 gig"),
+    ("mist roll seven b f p sixteen on an l four", "mistral 7 b fp 16 on an l4"),
+    ("a hundred twenty eight k context on one point five trillion tokens", "128 k context on 1.5 trillion tokens"),
+    ("how much is left on each one", "how much is left on each one"),
+])
+def test_a_dictated_question_is_written_as_it_would_be_typed(dictated, typed):
+    assert written(dictated) == typed
+
+
+def test_a_typed_question_is_left_exactly_as_it_is():
+    for typed in ("Llama 3.1 70B in fp8 on eight H100s", "what is the kv cache", "zero 1 vs 2 vs 3 in one line each"):
+        assert written(typed) == typed
