@@ -729,9 +729,7 @@ def test_a_word_is_not_a_misspelt_model_family_unless_it_keeps_the_first_letter(
      {"model": "llama-3.1-70b", "precision": "fp8"}),
 ])
 def test_readings_from_the_seventeenth_and_eighteenth_batches(question, calculator, expected):
-    routed = _route(question)
-    assert routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    _assert_routed(question, calculator, expected)
 
 
 def test_a_small_model_family_with_its_size_is_an_unknown_model_not_a_parameter_count():
@@ -754,9 +752,7 @@ def test_a_small_model_family_with_its_size_is_an_unknown_model_not_a_parameter_
      {"algbw": 150e9, "primary": "busbw"}),
 ])
 def test_readings_left_open_at_the_last_stop(question, calculator, expected):
-    routed = _route(question)
-    assert routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    _assert_routed(question, calculator, expected)
 
 
 def test_a_failed_fit_without_a_change_is_still_not_a_calculation():
@@ -795,9 +791,7 @@ def test_a_failed_fit_without_a_change_is_still_not_a_calculation():
     ("can one h100 hold the kv cache of llama 3.1 8b for 32 users at 8k?", "memory", {"primary": "free_bytes"}),
 ])
 def test_readings_from_the_nineteenth_and_twentieth_batches(question, calculator, expected):
-    routed = _route(question)
-    assert routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    _assert_routed(question, calculator, expected)
 
 
 def test_money_in_the_question_itself_is_still_outside_every_calculator():
@@ -824,10 +818,15 @@ def test_money_in_the_question_itself_is_still_outside_every_calculator():
      {"batch": 1, "primary": "tokens_per_s_per_sequence"}),
 ])
 def test_readings_from_the_twenty_first_and_twenty_second_batches(question, calculator, expected):
-    routed = _route(question)
-    assert routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    _assert_routed(question, calculator, expected)
 
 
 def test_history_is_still_history_when_nothing_is_being_checked():
     assert route_numeric("what did llama 3 use for its kv cache?") is None
+
+
+def _assert_routed(question: str, calculator: str, expected: dict) -> None:
+    """The question goes to `calculator` with the expected inputs (None: an input it must not have)."""
+    routed = _route(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
