@@ -26,3 +26,10 @@ def test_a_dictated_question_is_written_as_it_would_be_typed(dictated, typed):
 def test_a_typed_question_is_left_exactly_as_it_is():
     for typed in ("Llama 3.1 70B in fp8 on eight H100s", "what is the kv cache", "zero 1 vs 2 vs 3 in one line each"):
         assert written(typed) == typed
+
+
+def test_only_the_words_it_reads_change_case_and_zero_stays_a_name():
+    # "ZeRO stage three" is the optimizer's stage, and "Gb/s" stays bits (a lower-cased "gb/s" would be open)
+    assert written("What does ZeRO stage three shard across thirty two GPUs?") == \
+        "What does ZeRO stage 3 shard across 32 GPUs?"
+    assert written("all reduce over four hundred Gb/s infiniband") == "all reduce over 400 Gb/s infiniband"

@@ -14,9 +14,9 @@ import re
 
 from word2number import w2n
 
-_SOUND_ALIKES = [(re.compile(rf"\b{a}\b"), b) for a, b in (
-    (r"quen", "qwen"), (r"mist roll|mistrol|miss trial", "mistral"), (r"mixed roll|mix roll|mixtrol", "mixtral"),
-    (r"gowdy|gaudy", "gaudi"), (r"rocky|rocket", "roce"), (r"infini band", "infiniband"),
+_SOUND_ALIKES = [(re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in (
+    (r"quen", "qwen"), (r"mist roll|mistrol", "mistral"), (r"mixed roll|mix roll|mixtrol", "mixtral"),
+    (r"gowdy|gaudy", "gaudi"), (r"rocky", "roce"), (r"infini band", "infiniband"),
     (r"neuron link", "neuronlink"), (r"n v link|en vee link|envy link", "nvlink"), (r"deep seek", "deepseek"),
     (r"(?:bee|b|brain) float", "bf"), (r"gee pee tee", "gpt"), (r"oh ess ess", "oss"),
     (r"(?<=\w) by (?=(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|twenty|thirty)\b)", " x "),
@@ -24,7 +24,8 @@ _SOUND_ALIKES = [(re.compile(rf"\b{a}\b"), b) for a, b in (
 _LETTER_WORDS = {"bee": "b", "gee": "g", "pee": "p", "tee": "t", "vee": "v", "dee": "d", "ex": "x", "em": "m",
                  "en": "n", "kay": "k", "el": "l", "aitch": "h"}
 _CORRECTIONS = {("no", "wait"), ("no", "sorry"), ("i", "mean"), ("sorry",)}
-_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())} | {"oh": 0}
+# (not "zero": "ZeRO stage three" is the optimizer; a dictated 0 inside a name is "oh")
+_UNITS = {w: i for i, w in enumerate("oh one two three four five six seven eight nine".split())}
 _TEENS = {w: i + 10 for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
                                             "nineteen".split())}
 _TENS = {w: (i + 2) * 10 for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
@@ -33,8 +34,10 @@ _PLURAL_SCALES = {"hundreds": "hundred", "thousands": "thousand"}  # "eight h on
 _NUMBER_WORDS = set(_UNITS) | set(_TEENS) | set(_TENS) | _SCALES | set(_PLURAL_SCALES)
 # what spelt letters join into ("t p u v five p" is "tpu v5p", not "tpuv 5 p")
 _SPELT = {"fp", "bf", "tpu", "mi", "mfu", "hfu", "ndr", "hdr", "xdr", "dgx", "gpt", "nvfp", "mxfp", "kv", "tp", "pp",
-          "dp", "ep", "nv", "ib", "hbm", "gb", "tb", "mb", "gpu", "gpus", "ici", "rtx", "gh", "gb", "sxm", "nvl"}
+          "dp", "ep", "nv", "ib", "hbm", "gb", "tb", "mb", "gpu", "gpus", "ici", "rtx", "gh", "sxm", "nvl"}
 _MULTIPLIER_LETTERS = {"b", "k", "m", "t"}  # "seven b": the number's multiplier, not a spelt name
+_READ = _NUMBER_WORDS | set(_LETTER_WORDS) | {"point", "and", "a", "no", "wait", "sorry", "i", "mean", "each", "which",
+                                             "that", "this", "the", "every", "single"}
 
 
 def is_dictated(question: str) -> bool:
@@ -46,10 +49,11 @@ def written(question: str) -> str:
     """The dictated question as it would be typed (a typed one unchanged)."""
     if not is_dictated(question):
         return question
-    text = question.lower()
+    text = question
     for pattern, replacement in _SOUND_ALIKES:
         text = pattern.sub(replacement, text)
-    words = [_LETTER_WORDS.get(w, w) for w in text.split()]
+    # only the words this reads are lower-cased: "Gb/s" and "GB/s" keep their case (bits and bytes)
+    words = [_LETTER_WORDS.get(w.lower(), w.lower() if w.lower() in _READ or len(w) == 1 else w) for w in text.split()]
     return " ".join(_parts_glued(_letters_joined(_numbers(_corrected(words)))))
 
 
