@@ -830,3 +830,9 @@ def _assert_routed(question: str, calculator: str, expected: dict) -> None:
     routed = _route(question)
     assert routed.calculator == calculator
     assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("question", ["how many gigs is llama 3.1 70b in bf16",
+                                      "um how many gigs is llama three point one seventy b in bee float sixteen"])
+def test_how_many_gigs_asks_for_a_size(question):
+    _assert_routed(question, "memory", {"model": "llama-3.1-70b", "precision": "bf16"})
