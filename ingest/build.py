@@ -17,7 +17,7 @@ from tqdm import tqdm
 from .chunking import CHUNKER_VERSION, chunk_corpus
 from .corpus import Corpus
 from .embedding import Embedder, sparse_document
-from .embedding.unit_vectors import pack, unit_texts, units_hash
+from .embedding.unit_vectors import PackedUnits, pack, unit_texts, units_hash
 from .errors import BuildError, StoreError
 from .index import IndexReader, IndexStore, open_store
 from .passage import Passage
@@ -111,8 +111,10 @@ def _open_live(store) -> IndexReader | None:
         return None  # a broken live release is rebuilt from scratch rather than reused
 
 
-def _write_chunks(writer, chunks: list[Passage], reusable: dict, embedder: Embedder, progress: bool) -> int:
-    """Writes every chunk with its vectors (reused where they can be); returns how many chunks and units were embedded."""
+def _write_chunks(writer, chunks: list[Passage], reusable: dict, embedder: Embedder,
+                  progress: bool) -> tuple[int, int]:
+    """Writes every chunk with its vectors (reused where they can be); returns how many chunks and how many units
+    were embedded."""
     fresh = [c for c in chunks if c.content_hash not in reusable]
     vectors = {h: stored.dense for h, stored in reusable.items()}
     for chunk, vector in zip(fresh, _encode(embedder, [c.embed_text for c in fresh], "embedding", "chunk", progress)):
@@ -120,25 +122,27 @@ def _write_chunks(writer, chunks: list[Passage], reusable: dict, embedder: Embed
     packed, units = _unit_vectors(chunks, reusable, embedder, progress)
     for start in range(0, len(chunks), 256):
         batch = chunks[start : start + 256]
-        writer.write([(c, vectors[c.content_hash], sparse_document(c.embed_text), packed[c.content_hash]) for c in batch])
+        writer.write([(c, vectors[c.content_hash], sparse_document(c.embed_text), packed[c.content_hash])
+                      for c in batch])
     return len(fresh), units
 
 
-def _unit_vectors(chunks: list[Passage], reusable: dict, embedder: Embedder, progress: bool) -> tuple[dict[str, str], int]:
+def _unit_vectors(chunks: list[Passage], reusable: dict, embedder: Embedder,
+                  progress: bool) -> tuple[dict[str, PackedUnits], int]:
     """Each chunk's packed unit vectors (the stored ones while its units are unchanged, else encoded afresh),
     and how many units were encoded."""
     packed, todo = {}, []
     for chunk in chunks:
         texts = unit_texts(chunk.text)
         stored = reusable.get(chunk.content_hash)
-        if stored is not None and stored.units_hash == units_hash(texts):
-            packed[chunk.content_hash] = stored.unit_vectors
+        if stored is not None and stored.units.units_hash == units_hash(texts):
+            packed[chunk.content_hash] = stored.units
         else:
             todo.append((chunk.content_hash, texts))
     flat = [t for _, texts in todo for t in texts]
     encoded = iter(_encode(embedder, flat, "sentence vectors", "unit", progress))
     for content_hash, texts in todo:
-        packed[content_hash] = pack([next(encoded) for _ in texts]) if texts else ""
+        packed[content_hash] = PackedUnits(units_hash(texts), pack([next(encoded) for _ in texts]) if texts else "")
     return packed, len(flat)
 
 

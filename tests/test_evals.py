@@ -51,6 +51,7 @@ def _write_shuffled_release(settings) -> str:
     from ingest.chunking import chunk_corpus
     from ingest.corpus import load_corpus
     from ingest.embedding import Embedder, sparse_document
+    from ingest.embedding.unit_vectors import PackedUnits  # none: a release without sentence vectors
     from ingest.index import open_store
 
     corpus = load_corpus(settings.corpus_dir)
@@ -60,7 +61,7 @@ def _write_shuffled_release(settings) -> str:
     vectors = vectors[np.random.default_rng(7).permutation(len(chunks))]
     release_id = new_release_id()
     writer = open_store(settings).new_release(release_id, embedder.dimension)
-    writer.write([(c, v.tolist(), sparse_document(c.embed_text), "") for c, v in zip(chunks, vectors)])  # no unit vectors
+    writer.write([(c, v.tolist(), sparse_document(c.embed_text), PackedUnits()) for c, v in zip(chunks, vectors)])
     writer.finish({"release_id": release_id, "schema_version": SCHEMA_VERSION, "model_id": embedder.model_id,
                    "fingerprint": "shuffled", "documents": len(corpus.documents), "chunks": len(chunks),
                    "created_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -24,6 +25,22 @@ UNIT_VECTORS, UNITS_HASH = "unit_vectors", "units_hash"  # the payload fields
 def unit_texts(text: str) -> list[str]:
     """What is embedded for a passage's text: each unit as the composer quotes it, in order."""
     return [u.text for u in units(text)]
+
+
+@dataclass(frozen=True)
+class PackedUnits:
+    """A passage's unit vectors as a point stores them: `vectors` (`pack`'s string) for the split `units_hash`
+    names ("" for both: none stored)."""
+
+    units_hash: str = ""
+    vectors: str = ""
+
+    def payload(self) -> dict:
+        return {UNITS_HASH: self.units_hash, UNIT_VECTORS: self.vectors}
+
+    @classmethod
+    def from_payload(cls, payload: dict) -> "PackedUnits":
+        return cls(payload.get(UNITS_HASH, ""), payload.get(UNIT_VECTORS, ""))
 
 
 def units_hash(texts: list[str]) -> str:

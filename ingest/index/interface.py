@@ -6,11 +6,12 @@ from typing import Protocol
 import numpy as np
 import qdrant_edge as edge
 
+from ..embedding.unit_vectors import PackedUnits
 from ..passage import Passage
 from .schema import Hit, Scope, StoredVectors
 
 # One point to write: the passage, its dense vector, its sparse BM25 vector and its units' packed vectors.
-Point = tuple[Passage, list[float], edge.SparseVector, str]
+Point = tuple[Passage, list[float], edge.SparseVector, PackedUnits]
 
 
 class IndexReader(Protocol):

@@ -12,7 +12,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..embedding.unit_vectors import UNIT_VECTORS, UNITS_HASH, unit_cosines, unit_texts, units_hash
+from ..embedding.unit_vectors import PackedUnits, unit_cosines
 from ..passage import Passage
 
 DENSE = "dense"
@@ -42,17 +42,16 @@ class StoredVectors:
     """A stored passage's vectors, as a rebuild may reuse them (by the passage's content hash)."""
 
     dense: list[float]
-    units_hash: str = ""  # of the unit texts `unit_vectors` belong to ("" = none stored)
-    unit_vectors: str = ""
+    units: PackedUnits = PackedUnits()
 
 
-def point_payload(passage: Passage, unit_vectors: str) -> dict:
+def point_payload(passage: Passage, units: PackedUnits) -> dict:
     """What a point stores: the passage, and its units' packed vectors with the hash of the split they belong to."""
-    return {**passage.payload(), UNIT_VECTORS: unit_vectors, UNITS_HASH: units_hash(unit_texts(passage.text))}
+    return {**passage.payload(), **units.payload()}
 
 
 def stored_vectors(payload: dict, dense) -> StoredVectors:
-    return StoredVectors(list(dense), payload.get(UNITS_HASH, ""), payload.get(UNIT_VECTORS, ""))
+    return StoredVectors(list(dense), PackedUnits.from_payload(payload))
 
 
 def point_id(passage: Passage) -> str:

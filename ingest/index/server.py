@@ -202,7 +202,8 @@ class ServerReader:
             return {}
         out, offset = {}, None
         while True:
-            records, offset = self.client.scroll(self.name, limit=256, offset=offset, with_payload=["content_hash", UNITS_HASH, UNIT_VECTORS], with_vectors=[DENSE])
+            records, offset = self.client.scroll(self.name, limit=256, offset=offset, with_vectors=[DENSE],
+                                                 with_payload=["content_hash", UNITS_HASH, UNIT_VECTORS])
             out.update({r.payload["content_hash"]: stored_vectors(r.payload, r.vector[DENSE]) for r in records})
             if offset is None:
                 return out

@@ -3,8 +3,7 @@
 Every quotable sentence and list item of the best passages is scored (the trained sentence scorer,
 `learned/sentence_ranker.json`, over features.py-style numbers: how much of the question it covers with
 and without its headings, its own cosine to the question (from the sentence vectors the index stores), how
-well its passage ranked, where it sits, and whether it has what the question
-kind wants — a definition for "what is", a figure for "how much", a name for "who", a reason for "why").
+well its passage ranked, where it sits, and whether it has what the question kind wants — a definition for "what is", a figure for "how much", a name for "who", a reason for "why").
 The best one leads; a sentence that introduces a list brings the list with it; a comparison gets a
 sentence on each side; a few more sentences follow only if they score close to the lead, say something
 new and keep the answer short (≤ 3 sentences, ~80 words; one line when the reader asked for one). Each
@@ -27,8 +26,8 @@ from .reading import Reading
 from .terms import TermWeights, terms
 
 SENTENCE_FEATURES = ("cov", "cov_ctx", "cov_subject", "cov_rare", "head_cov", "first_match", "meta", "passage_rr",
-                     "passage_cos", "sent_cos", "sent_cos_gap", "first", "position", "words", "is_item", "is_leadin", "is_refs", "has_number",
-                     "defines", "defines_asked", "has_name", "has_year", "has_reason", "kind_match", "sides_covered",
+                     "passage_cos", "sent_cos", "sent_cos_gap", "first", "position", "words", "is_item", "is_leadin",
+                     "is_refs", "has_number", "defines", "defines_asked", "has_name", "has_year", "has_reason", "kind_match", "sides_covered",
                      "mentions_subject", "kind_definition", "kind_figure", "kind_who", "kind_compare", "kind_why",
                      "kind_how")
 PASSAGES = 4  # the best passages an answer is drawn from

@@ -1,8 +1,8 @@
 """What the rankers see: a few plain numbers per retrieved passage and per question.
 
 Passage features say how well a passage matches the question (cosine, its best sentences' cosines, the share
-of the question's rarer terms its text and its headings contain), where it came from (its rank on the page the reader is
-on and across the site) and what it is (an article, a concept page, a source, a lead, a reference list).
+of the question's rarer terms its text and its headings contain), where it came from (its rank on the page the
+reader is on and across the site) and what it is (an article, a concept page, a source, a lead, a reference list).
 Question features say how the question relates to the site as a whole: how much of it the best passage
 covers, and how many of its words the site never uses at all ("pastry", "pbtxt").
 """
@@ -20,8 +20,8 @@ from ingest.sentences import units
 from .reading import Reading, content_words
 from .terms import TermWeights, terms
 
-PASSAGE_FEATURES = ("cos", "cos_gap", "unit_cos", "unit_cos_top2", "unit_cos_gap", "cov", "cov_gap", "head_cov", "title_cov", "pair_cov", "section_cos",
-                    "section_hits", "site_rr", "page_rr", "on_page", "in_article", "linked", "is_article",
+PASSAGE_FEATURES = ("cos", "cos_gap", "unit_cos", "unit_cos_top2", "unit_cos_gap", "cov", "cov_gap", "head_cov",
+                    "title_cov", "pair_cov", "section_cos", "section_hits", "site_rr", "page_rr", "on_page", "in_article", "linked", "is_article",
                     "is_concept", "is_source", "is_lead", "is_refs", "doc_start", "subject_added", "n_terms")
 QUESTION_FEATURES = ("top_score", "score_gap", "top_cos", "top_cov", "top_head_cov", "max_cov", "asked_cov",
                      "rare_terms", "rare_missing", "rarest_missing", "oov_share", "oov_words", "oov_english",

@@ -15,7 +15,7 @@ from .tagger import Reading, Tag
 _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my|check my|is (?:that|this|it) right|"
                        r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|seems? (?:too|off|high|low)|"
                        r"my (?:math|maths|number|arithmetic|estimate))", re.IGNORECASE)
-_CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "is", "be"}
+_CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
 
 
@@ -30,7 +30,6 @@ def without_claimed_results(question: str, r: Reading) -> Reading:
 
 def _claimed(r: Reading, t: Tag) -> bool:
     """A figure right after a claim ("I got 28 GiB", "= 34 GB", "≈ 209 tok/s") or right before the "?"."""
-    before = r.words[max(t.start - 3, 0):t.start]
-    if "number" not in r.words[max(t.start - 4, 0):t.start]:
-        before = [w for w in before if w != "is"]  # "my number is ~230" claims; "the batch is 8" does not
-    return bool(_CLAIMS & set(before)) or r.words[t.end:t.end + 1] == ["?"]
+    before = set(r.words[max(t.start - 3, 0):t.start])
+    my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"
+    return bool(_CLAIMS & before) or my_number or r.words[t.end:t.end + 1] == ["?"]

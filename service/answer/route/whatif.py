@@ -22,17 +22,20 @@ _REPLACED = re.compile(r"\b(?:replac\w*|swap\w*|switch\w*|trad\w*)\s+\S.*?\s(?:w
 _PIVOT = re.compile(r"\b(?:what if|what about|if (?:we|i|you|they|it)|suppose (?:we|i))\b", re.IGNORECASE)
 _NAMES = {"MODEL": "model", "UNKNOWN_MODEL": "model", "GPU": "gpu", "UNKNOWN_GPU": "gpu", "PRECISION": "precision",
           "STAGE": "stage", "LINK": "link", "COLLECTIVE": "op"}
-
-
-_FAILED = {"nt fit", "not fit"}
+_FAILED = {"nt fit", "not fit"}  # the setup's "doesnt fit": why a change is asked
 
 
 def read_what_if(question: str) -> Reading | None:
     """The question read change-first, or None when it is not a what-if (or the change replaces nothing)."""
-    split = _split(question)
-    if split is None:
-        return None
-    setup, change = tag(split[0]), tag(split[1])
+    for setup_text, change_text, from_to in _splits(question):
+        setup = tag(setup_text)
+        if from_to and not _names_a_part_after_from(setup):
+            continue  # "broadcast from rank 0 to 32 ranks": a path, not a change from one part to another
+        return _change_first(question, setup, tag(change_text))
+    return None
+
+
+def _change_first(question: str, setup: Reading, change: Reading) -> Reading | None:
     changed = _without_replaced(change)
     given = {_kind(t) for t in changed} - {None}
     if not given:
@@ -48,16 +51,24 @@ def read_what_if(question: str) -> Reading | None:
     return Reading(question, change.words + ["."] + setup.words, tags)
 
 
-def _split(question: str) -> tuple[str, str] | None:
-    for pattern in (_REPLACED, _FROM_TO):
-        if (m := pattern.search(question)) and m.end() < len(question):
-            if pattern is _FROM_TO and not any(t.label in _NAMES for t in tag(m.group(0)).tags):
-                continue  # "broadcast from rank 0 to 32 ranks": a path, not a change from one part to another
-            return question[:m.end()], question[m.end():]
+def _splits(question: str):
+    """Where the question may divide into setup and change, in order of trust: (setup, change, via "from … to")."""
+    m = _REPLACED.search(question)
+    if m and m.end() < len(question):
+        yield question[:m.end()], question[m.end():], False
+        return
+    m = _FROM_TO.search(question)
+    if m and m.end() < len(question):
+        yield question[:m.end()], question[m.end():], True
     m = _PIVOT.search(question)
     if m and question[:m.start()].strip(" ,.;:-—"):
-        return question[:m.start()], question[m.end():]
-    return None
+        yield question[:m.start()], question[m.end():], False
+
+
+def _names_a_part_after_from(setup: Reading) -> bool:
+    """'switching from mi300x to …' names what is replaced; 'broadcast from rank 0 to …' does not."""
+    start = max((i for i, w in enumerate(setup.words) if w == "from"), default=-1)
+    return any(t.label in _NAMES and t.start > start for t in setup.tags)
 
 
 def _kind(t: Tag) -> str | None:
