@@ -853,6 +853,30 @@ why is MXFP4 4.25 bits and not 4 — is it the one e8m0 scale per 32 values the 
 the page says a ring all-reduce sends each byte about twice — why is that bandwidth-optimal, and why do people still switch to trees at 1,024 ranks? | retrieval | topology
 my checkpoint math uses 14 B/param but our 70B checkpoints are ~980 GB on disk; are the gradients left out on purpose, and why? | retrieval | training,units
 why does the H100's ridge point double from ~295 FLOP/B in bf16 to ~590 in fp8 — does fp8 really double the FLOPs but not the bandwidth? | retrieval | units
+gqa 8 kv heads vs mha 64 heads — why l3.1-70b kv/tok 8x smaller? explain pls | retrieval | alias
+mxfp4 = 4.25 bits? where's the extra .25 from (gptoss120b) | retrieval | alias,units
+ring vs tree ar @ 1024r — why tree wins on latency? log2(n) vs n steps, explain | retrieval | alias
+zero3 vs fsdp full shard — same thing? both 16 B/param split over N? | retrieval | training,units
+chunked prefill w/ 512-tok chunks — why does vllm mix them into decode batches? explain | retrieval | units
+6ND vs 8ND w/ full recompute — where's the extra 2ND from? | retrieval | training
+nvfp4 (block 16, fp8 scale) vs mxfp4 (block 32, e8m0) — which more accurate & why? | retrieval | units
+vllm gpu_memory_utilization=0.9 on 80GB h100 — what's the other 10% for? | retrieval | units
+mixtral8x7b 46.7B tot but ~12.9B active/tok — how does top-2 of 8 routing work? | retrieval | alias
+nvl5 1.8TB/s bidir vs 900GB/s/dir — which one to compare nccl busbw against? | retrieval | alias,units
+gptoss120b sliding window 128 tok on alternating layers — why not all 36 layers? tradeoff? | retrieval | alias
+fp8 e4m3 vs e5m2 → why grads e5m2 & fwd e4m3 in fp8 training? | retrieval | training
+PyTorch says 'Tried to allocate 2.00 GiB' while nvidia-smi still shows 3 GiB free on my 4090 — is that fragmentation, and does PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True actually fix it? | retrieval | units
+vLLM grabs 90% of each 80 GB H100 at startup (gpu_memory_utilization=0.9) even for an 8B model — why does it pre-allocate the KV cache instead of growing it on demand? | retrieval | intent
+llama 3.1 70b decode on 8× H100 is slower at tp=8 than at tp=4 for batch 1 — why would more GPUs make per-token latency worse? is it the two all-reduces per layer? | retrieval | topology
+nccl-tests all_reduce on 8 H100s tops out around 360 GB/s busbw, but NVLink 4 is advertised at 900 GB/s — which of the two numbers is wrong, or are they measuring different things? | retrieval | units,collective_new
+our Mixtral 8x7B training step is ~40% slower than a dense 13B model with the same active parameter count — why doesn't MoE cost scale with the active parameters in practice? | retrieval | training,quantity_of_model
+6ND says our 7B run at 32k sequence length should take ~5 days on 64 GPUs but it's taking 8 — is the missing time the attention FLOPs that 6ND leaves out? | retrieval | training
+turning on full activation checkpointing cut activation memory from 60 GB to 12 GB but steps got ~33% slower — why about a third? is that the extra forward pass? | retrieval | training,units
+switching the kv cache to fp8 on Llama 3.1 8B halved the cache memory but barely changed tok/s at batch 1 on an L40S — why doesn't halving the KV bytes speed up decode there? | retrieval | intent
+MFU is 40% on 8 H100s but 28% on 256 — is the drop from the inter-node gradient all-reduce, and how would I tell which collective is the slow one? | retrieval | training,topology
+ZeRO-3 on 64 GPUs is slower than ZeRO-2 for our 13B model even though it fits more easily — is that the extra parameter all-gather per layer? | retrieval | training,topology
+gpt-oss-120b memory stays flat past ~128 tokens on half the layers but keeps growing on the others — why do the sliding-window layers stop growing and the full-attention ones don't? | retrieval | quantity_of_model
+my 2 GiB all_reduce across 4 nodes takes 95 ms with NCCL_ALGO=Ring but 40 ms with NCCL_ALGO=Tree — why would tree win at that size when ring is supposed to be bandwidth-optimal? | retrieval | collective_new,topology
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -871,6 +895,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
            (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8)]
