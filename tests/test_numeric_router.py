@@ -836,3 +836,52 @@ def _assert_routed(question: str, calculator: str, expected: dict) -> None:
                                       "um how many gigs is llama three point one seventy b in bee float sixteen"])
 def test_how_many_gigs_asks_for_a_size(question):
     _assert_routed(question, "memory", {"model": "llama-3.1-70b", "precision": "bf16"})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # terse shorthand: family initials, collectives by their initials, counts glued to r/n, "@", ".3"
+    ("l3.1-70b fp8 wts -> GB?", "memory", {"model": "llama-3.1-70b", "precision": "fp8", "batch": None}),
+    ("q2.5-7b bf16 1x l4 bs1 → ms/tok", "decode", {"model": "qwen2.5-7b", "gpu": "l4", "primary": "step_time_s"}),
+    ("l3-8b bf16 w/ fp8 kv, ctx8k x bs32 -> tot GB", "memory",
+     {"model": "llama-3-8b", "precision": "bf16", "kv_precision": "fp8", "batch": 32, "context": 8192}),
+    ("ag 1GiB 32r nvl4 t=?", "collective", {"op": "all_gather", "size": 2 ** 30, "ranks": 32, "link": "nvlink4"}),
+    ("2-lvl ar, 8n x 8 h100, 256MB, ib ndr → t", "collective",
+     {"op": "all_reduce", "nodes": 8, "gpus_per_node": 8, "algorithm": "hierarchical", "inter_link": "ib-ndr"}),
+    ("tree ar 32MB 64r, bw=25GB/s/rank, α=8us → t", "collective",
+     {"algorithm": "tree", "ranks": 64, "bandwidth": 25e9, "alpha_s": 8e-6}),
+    ("l3.1-8b 2T tok on h100 bf16 mfu .35 → gpu-h", "training", {"mfu": 0.35, "primary": "gpu_hours"}),
+    ("mistral7b 3T tok, deadline 30d, h200 bf16 → #gpus?", "training", {"deadline_days": 30.0, "primary": "gpus_needed"}),
+    ("mi300x fp8 @ AI 300 → attainable?", "roofline", {"intensity": 300.0, "primary": "attainable_flops"}),
+])
+def test_terse_shorthand_is_read_as_words(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_shorthand_family_name_the_registry_lacks_is_unknown():
+    assert isinstance(route_numeric("q3-32b bf16 wts → GB?"), UnknownModel)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # figures in pasted logs are not inputs: a pid, a build, an allocation in an error message, a timestamp
+    ("qwen2.5 7b bf16 on one L4, pid 31337 dies with 'torch.OutOfMemoryError: Tried to allocate 3.50 GiB' at "
+     "2025-01-09 08:12:44. how much room is left after the weights?", "memory",
+     {"gpu": "l4", "context": None, "primary": "free_bytes"}),
+    ("llama.cpp (build b3600) on gpt-oss-20b: once the sliding-window layers are full, how much does each "
+     "further token add?", "kv_cache", {"context": None, "primary": "kv_bytes_per_token_past_window"}),
+    ("mistral 7b, 128 requests × 4k tokens, fp8 kv; the log says 'gpu_memory_utilization=0.92'. how many GiB of KV "
+     "does that load need?", "kv_cache", {"batch": 128, "context": 4096}),
+    # what the run showed is not an input when the reader asks what it should do
+    ("llama 3.1 8b bf16 on one H100 at batch 1 crawls at ~40 tok/s (driver 550.90.07). what should one stream get?",
+     "decode", {"batch": 1, "primary": "tokens_per_s_per_sequence"}),
+    ("all-reduce of 1 GB across 8 H100s over NVLink takes ~9 ms in nsys (NCCL 2.21.5). what should it take?",
+     "collective", {"size": 1e9, "ranks": 8}),
+    ("13B model, 1T tokens on H100s at 40% MFU; the ETA says 50 days but it has to finish in 20. how many H100s?",
+     "training", {"deadline_days": 20.0, "primary": "gpus_needed"}),
+])
+def test_log_figures_and_what_the_run_showed_are_not_inputs(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_hops_latency_is_still_an_input_when_asking_what_it_should_take():
+    _assert_routed("tree all-reduce of 64 MB over 128 ranks at 50 GB/s with 5 us per hop: what should it take?",
+                   "collective", {"alpha_s": 5e-6})

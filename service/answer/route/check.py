@@ -1,10 +1,14 @@
-"""A reader checking their own arithmetic: "I got 28 GiB — did I double count?", "… ≈ 209 tok/s?",
-"I say 3 H200s minimum — is that right?".
+"""The reader's own results are not inputs: a figure they claim, or one their run showed them.
 
-The reader's result is what the calculation has to check, not one of its inputs: read with it, "209 tok/s"
-would be a rate given (so not a calculation), "3 H200s" three GPUs to fit on, "= 16 GB" a card to fit into.
-So when the question asks for a check, the figures it claims (right after "I got", "I say", "I estimate",
-"my number is", "=", "≈", "so") are taken out of the reading; what is left asks for the same quantity.
+- Checking their arithmetic: "I got 28 GiB — did I double count?", "… ≈ 209 tok/s?", "I say 3 H200s minimum —
+  is that right?". Read with it, "209 tok/s" would be a rate given (so not a calculation), "3 H200s" three
+  GPUs to fit on, "= 16 GB" a card to fit into. So when the question asks for a check, the figures it claims
+  (right after "I got", "I say", "I estimate", "my number is", "=", "≈", "so") are taken out of the reading.
+- Troubleshooting a run: "generation crawls at ~9 tok/s … what's the most it can get?", "takes ~25 ms in my
+  trace. what should it take?", "the ETA says 34 days but it has to finish in 21". When the question asks what
+  the run should do, the rates and times the run showed (after "does", "shows", "takes", "stuck at", "ETA
+  says" …) are taken out; a bare figure left after "finish in" takes the unit of the time taken out.
+What is left asks for the same quantity.
 """
 from __future__ import annotations
 
@@ -17,6 +21,12 @@ _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my
                        r"my (?:math|maths|number|arithmetic|estimate))", re.IGNORECASE)
 _CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
+_EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|on paper|"
+                        r"in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish)\b", re.IGNORECASE)
+_OBSERVING = {"does", "doing", "gets", "getting", "got", "crawls", "crawling", "stuck", "takes", "took", "taking", "shows",
+              "showed", "reports", "reported", "says", "said", "seeing", "see", "measured", "measures", "observed",
+              "clocks", "logs", "logged", "eta", "currently", "only"}
+_SEEN_IN = {"trace", "nsys", "profiler", "profile", "logs", "log", "nsight"}  # "~4 ms in nsys"
 
 
 def without_claimed_results(question: str, r: Reading) -> Reading:
@@ -26,6 +36,39 @@ def without_claimed_results(question: str, r: Reading) -> Reading:
     claimed = {id(t) for t in r.tags if t.label in _FIGURES and _claimed(r, t)}
     checking = Tag("CUE", "check", len(r.words), len(r.words), "")  # (history words such as "did I" are then not)
     return Reading(r.question, r.words, [t for t in r.tags if id(t) not in claimed] + [checking])
+
+
+def without_observed_results(r: Reading) -> Reading:
+    """The reading without the rates and times the reader's run showed, when the question asks what it should do."""
+    if not _EXPECTING.search(r.question):
+        return r
+    observed = [t for t in r.tags if t.label in _FIGURES and _observed(r, t)]
+    if not observed:
+        return r
+    gone = {id(t) for t in observed}
+    # "… crawls at ~9 tok/s. what should one stream get?" asks for the expectation, not for advice
+    tags = [t for t in r.tags if id(t) not in gone and not (t.key == "outside" and t.text.lower() == "what should")]
+    if any(t.key == "days" for t in observed):  # "ETA says 34 days but it has to finish in 21": 21 days
+        tags = [_in_days(r, t) for t in tags]
+    return Reading(r.question, r.words, tags)
+
+
+def _observed(r: Reading, t: Tag) -> bool:
+    """A rate ("9 tok/s") or a time ("25 ms", "34 days") that the run showed: after a word of seeing, or "in nsys"."""
+    after = r.words[t.end:t.end + 3]
+    rate = any(c.key in ("tokens_per_s",) and c.start == t.end for c in r.of("CUE"))
+    time = t.label == "QUANTITY" and t.key in ("seconds", "days")
+    if not (rate or time) or any(c.key == "alpha" and t.end <= c.start <= t.end + 2 for c in r.of("CUE")):
+        return False  # (a hop's latency is an input: "5 us per hop")
+    seen_by = set(r.words[max(t.start - 4, 0):t.start]) & _OBSERVING
+    return bool(seen_by) or (len(after) > 1 and after[0] == "in" and bool(set(after[1:]) & _SEEN_IN))
+
+
+def _in_days(r: Reading, t: Tag) -> Tag:
+    before = r.words[max(t.start - 2, 0):t.start]
+    if t.label == "NUMBER" and before and before[-1] in ("in", "within") and "finish" in r.words[max(t.start - 3, 0):t.start]:
+        return Tag("QUANTITY", "days", t.start, t.end, f"{t.text} days", t.value, "days")
+    return t
 
 
 def _claimed(r: Reading, t: Tag) -> bool:

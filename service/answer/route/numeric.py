@@ -34,7 +34,7 @@ from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
-from .check import without_claimed_results
+from .check import without_claimed_results, without_observed_results
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -236,11 +236,16 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
              "memory_time"):
         return "decode"
     # "the KV cache required to hold one sequence", "sixteen users each hold 65,536 tokens": with no card to
-    # fit into, "hold" is what the cache does
-    fits = [c for c in r.of("CUE", "fit") if c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity]
+    # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
+    fits = [c for c in r.of("CUE", "fit") if (c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity)
+            and not (c.text.lower() == "load" and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"]))]
     if r.has("kv") and not (fits or r.has("enough", "left", "weights", "run") or _how_many_gpus(r)
                             or (r.has("memory", "total") and "plus" in r.words)  # "8B bf16 plus a kv cache"
-                            or (r.has("memory") and r.has("total"))):  # "total vram, …, fp8 kv cache": the sum
+                            or (r.has("memory") and r.has("total"))  # "total vram, …, fp8 kv cache": the sum
+                            # "fp8 w/ fp8 kv … tot GB": the weights' precision and the cache's, summed
+                            or (r.has("total") and "precision" in v and "kv_precision" in v)):
+        return "kv_cache"
+    if r.has("past_window") and r.has("per_token"):  # what each token adds once the window is full: its KV
         return "kv_cache"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
              "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v:
@@ -558,7 +563,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
                   subject: str | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
-    r = without_claimed_results(question, read_what_if(question) or tag(question))
+    r = without_observed_results(without_claimed_results(question, read_what_if(question) or tag(question)))
     _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)

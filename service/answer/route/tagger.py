@@ -66,6 +66,8 @@ from spacy.matcher import Matcher  # noqa: E402
 from spacy.tokens import Doc, Span, Token  # noqa: E402
 from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
 
+from .logs import without_log_figures  # noqa: E402
+from .shorthand import spelled_out  # noqa: E402
 from .spoken import written  # noqa: E402
 
 
@@ -138,7 +140,10 @@ CUES: dict[str, tuple[str, ...]] = {
                 "how many gigs", "how many gig", "how many gib", "how many tb", "how many mb", "how many terabytes"),
     "compute": ("compute", "calculate", "estimate", "work out", "figure out", "what is the size", "size of",
                 "determine", "show whether", "show that"),
-    "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
+    "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be",
+                # the expectation, not advice ("what should I buy?" is outside)
+                "what should it be", "what should it take", "what should they take", "what should that take",
+                "what should i expect", "what should i get", "what should it reach", "what should that be"),
     # memory
     "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
     "weights": ("weights", "weight", "weights size"),
@@ -146,7 +151,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "fit": ("fit", "fits", "fitting", "hold", "holds", "load", "loads", "loading", "host"),
     "run": ("run", "runs", "serve", "serving", "deploy", "can it do", "handle", "handles", "can it handle"),
     "enough": ("enough", "sufficient", "enuf", "enogh", "enought", "big enough"),
-    "left": ("left", "free", "remaining", "headroom", "spare", "left over", "leftover"),
+    "left": ("left", "free", "remaining", "headroom", "spare", "left over", "leftover", "how far over", "how much over",
+             "over by how much", "how far short", "short by how much"),
     "need": ("need", "needs", "needed", "require", "requires", "required", "take", "takes"),
     "binary_unit": ("gib", "in gib", "gibibytes", "mib", "tib", "in mib", "in tib"),
     "release": ("release format", "as released", "released", "release precision", "native precision"),
@@ -158,10 +164,11 @@ CUES: dict[str, tuple[str, ...]] = {
            "memory of the conversation", "conversation memory", "memory of the chat", "chat memory",
            "remembering", "to remember", "memory of past tokens"),
     "per_token": ("per token", "each token", "each extra token", "per-token", "a token", "every token",
-                  "per additional token", "each new token", "bytes/token", "bytes per token", "b/token",
+                  "per additional token", "each new token", "each further token", "every further token", "bytes/token", "bytes per token", "b/token",
                   "per tok", "/token", "per word", "each new word", "each extra word", "every new word"),
     "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
-                    "beyond the sliding window", "once past", "past window", "outside the window"),
+                    "beyond the sliding window", "once past", "past window", "outside the window",
+                    "window layers are full", "windows are full", "window is full", "window fills", "windows fill"),
     # decode
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
                      "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
@@ -170,7 +177,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "decode": ("decode", "decoding", "generation", "generate", "generates", "inference speed"),
     "speed": ("speed", "fast", "rate"),  # not "quick": "quick one", "quick q" ask nothing about speed
     "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
-                "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step",
+                "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step", "ms per step",
                 "per-token latency", "seconds per token", "time per output token", "each token take",
                 "each new token take", "each new word take", "each word take"),
     "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
@@ -225,7 +232,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "grads": ("gradients", "grads", "gradient", "grad"),
     "nic": ("nic", "nics", "port", "ports", "per gpu", "hca", "rail", "rails"),
     "between": ("between",),
-    "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "startup latency", "launch latency"),
+    "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "per hop", "a hop", "each hop", "startup latency", "launch latency"),
     "root": ("root", "rank 0", "to one rank"),
     # roofline
     "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate", "π/β",
@@ -264,7 +271,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "nodes_label": ("nnodes", "num nodes", "node count"),  # torchrun's --nnodes and --nproc-per-node
     "per_node_label": ("nproc per node", "gpus per node", "ngpus per node"),
     "efficiency": ("efficiency", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
-                   "of bandwidth", "of hbm bandwidth", "of theoretical"),
+                   "of bandwidth", "of hbm bandwidth", "of theoretical", "of the memory bandwidth",
+                   "of memory bandwidth"),
     "way": ("way",),
     "of": ("of", "=", ":", "is", "at", "with", "as", "equals", "was"),
     "to": ("to", "into", "->", "→", "in terms of"),
@@ -520,7 +528,8 @@ _SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
     (r"(?<![\w.])N_d\s*=\s*(?=\d)", "dp "),
     (r"(?<![\w.])D\s*=\s*(\d(?:[\d.,e+]*\d)?)(?![\d.e+]|,\d)(?!\s*(?:tokens|T\b))", r"\1 tokens"),
     (r"(?<![\w.])N\s*=\s*(\d[\d,]*)(?=\s*[,;:)?]|\s*$)", r"\1 ranks"),
-    (r"(?<![\w.])[NSDβα]\s*=\s*(?=\d)", ""),  # "N = 2.8e11 params", "S = 64 MiB": the figure says what it is
+    (r"(?<![\w.])[NSD]\s*=\s*(?=\d)", ""),  # "N = 2.8e11 params", "S = 64 MiB": the figure says what it is
+    (r"(?<![\w.])α\s*=\s*(?=\d)", "alpha "), (r"(?<![\w.])β\s*=\s*(?=\d)", "bandwidth "),
     (r"(?<![\w.])I\s*=\s*(?=\d)", "intensity "), (r"(?<![\w.])MFU\s*=\s*(?=\d)", "MFU "),
     (r"(?<![\w.])M_w\b", "weights"), (r"(?<![\w.])t_step\b", "step time"),
 )]
@@ -644,8 +653,8 @@ def unit_factor(unit: str, base: str) -> float:
 def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
     nlp, names, kinds, numbers, vocabulary = _pipeline()
-    text = question.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
-    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(written(text)))))
+    text = without_log_figures(question).replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
+    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(spelled_out(written(text))))))
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)

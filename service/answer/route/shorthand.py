@@ -1,0 +1,57 @@
+"""Terse shorthand → the words the tagger reads.
+
+Engineers type calculator questions the way they type in a terminal or a chat: "l3-70b int4 wts -> GiB?",
+"ar 2GiB 8r nvl5 t=?", "2-lvl ar, 16n x 8 h200", "mfu .3 → gpu-h", "deadline 45d → #gpus", "gaudi3 @ AI 500".
+Each rewrite below spells out one such abbreviation; it only fires where the abbreviation cannot be read
+any other way (a rank count is a number glued to "r", a collective's two letters stand before a buffer or
+after an algorithm), so a question in words is left as it is.
+"""
+from __future__ import annotations
+
+import re
+
+_SIZE = r"\d[\d.,]*\s*(?:[kKMGT]i?B|[kmgt]i?b|bytes?)\b"
+_REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
+    (r"\b(?:2|two)[- ]?lvl\b", "two-level", re.I), (r"\blvl\b", "level", re.I),
+    # model families: "l3-70b", "l3.1-8b", "q2.5-72b", "q3-14b" (Llama 3, Llama 3.1, Qwen 2.5, Qwen 3)
+    (r"\bl(3(?:\.[123])?)[-_ ]?(?=\d+(?:\.\d+)?b\b)", r"llama \1 ", re.I),
+    (r"\bq(2(?:\.5)?|3)[-_ ]?(?=\d+(?:\.\d+)?b\b)", r"qwen\1 ", re.I),
+    # counts glued to their noun's initial: "8r", "128r" ranks; "16n" nodes
+    (r"(?<![\w.])(\d+)r\b", r"\1 ranks", re.I), (r"(?<![\w.])(\d+)n\b(?=\s*(?:x|×|\*|of)\s*\d)", r"\1 nodes", re.I),
+    (r"\bnvl([345])\b", r"nvlink \1", re.I),
+    # what is asked, in three letters
+    (r"\bwts\b", "weights", re.I), (r"\btot\b", "total", re.I), (r"\bw/o\b", "without", re.I),
+    (r"\bw/(?=\s|\w)", "with ", re.I),
+    (r"/tok\b", " per token", re.I), (r"\bms/step\b", "ms per step", re.I), (r"/rank\b", " per rank", re.I),
+    (r"\bgpu[- ]?h\b", "gpu hours", re.I), (r"#\s?(gpus|gpu|nodes|cards|chips)\b", r"number of \1", re.I),
+    (r"(?<![\w.])t\s*=\s*\?", "time?", re.I), (r"(->|→)\s*t\b", r"\1 time", re.I),
+    (r"(->|→)\s*ms\b(?!\s*(?:/|per\b))", r"\1 time in ms", re.I),
+    (r"\bbw\s*=\s*(?=\d)", "bandwidth ", re.I),
+    # a deadline in days: "deadline 45d", "45d deadline"
+    (r"(?<=deadline )(\d+)\s?d\b|\b(\d+)\s?d(?= deadline)", r"\1\2 days", re.I),
+    # "mfu .3": a decimal without its leading zero
+    (r"(?<=[\s=(])\.(\d+)\b", r"0.\1", 0),
+    # "AI 500": arithmetic intensity (upper case only: "ai" in words is the field)
+    (r"\bAI\s*[=:]?\s*(?=\d)", "intensity ", 0),
+    (r"@", " at ", 0),
+)]
+
+
+# collectives by their initials, before a buffer or a bandwidth ("ar 2GiB", "ag algbw 90GB/s"), or after an
+# algorithm ("tree ar", "two-level ar")
+_INITIALS = {"ar": "all-reduce", "ag": "all-gather", "rs": "reduce-scatter"}
+_COLLECTIVE = re.compile(rf"\b(ar|ag|rs)\b(?=\s*,?\s*(?:{_SIZE}|algbw|busbw))|"
+                         r"\b(ring|tree|flat|level|hierarchical) (ar|ag|rs)\b", re.I)
+
+
+def _collective(m: re.Match) -> str:
+    if m.group(1):
+        return _INITIALS[m.group(1).lower()]
+    return f"{m.group(2)} {_INITIALS[m.group(3).lower()]}"
+
+
+def spelled_out(text: str) -> str:
+    """The question with its shorthand written as words."""
+    for pattern, words in _REWRITES:
+        text = pattern.sub(words, text)
+    return _COLLECTIVE.sub(_collective, text)
