@@ -877,6 +877,30 @@ MFU is 40% on 8 H100s but 28% on 256 — is the drop from the inter-node gradien
 ZeRO-3 on 64 GPUs is slower than ZeRO-2 for our 13B model even though it fits more easily — is that the extra parameter all-gather per layer? | retrieval | training,topology
 gpt-oss-120b memory stays flat past ~128 tokens on half the layers but keeps growing on the others — why do the sliding-window layers stop growing and the full-attention ones don't? | retrieval | quantity_of_model
 my 2 GiB all_reduce across 4 nodes takes 95 ms with NCCL_ALGO=Ring but 40 ms with NCCL_ALGO=Tree — why would tree win at that size when ring is supposed to be bandwidth-optimal? | retrieval | collective_new,topology
+why does speculative decoding with a ~1b draft model speed up a 70b-ish target by roughly 2x at batch 1, and why does the gain shrink once there are maybe 32 users? | retrieval | intent
+chinchilla says call it 20 tokens per parameter - so why did llama 3 8b get trained on north of 15T tokens, way past that? | retrieval | training
+pipeline parallel with like 8 stages and a dozen microbatches - why does the bubble eat such a chunk of each step, and how does interleaving help, roughly? | retrieval | training,topology,word_numbers
+deepseek v3 has 256 routed experts with ~8 active per token - why does expert parallelism need an all-to-all rather than an all-reduce? | retrieval | collective_new,quantity_of_model
+why does int4 AWQ on a 70b-ish model lose only a point or so on benchmarks while int4 on a ~1b model hurts way more? | retrieval | units
+in-network reduction (SHARP) supposedly cuts all-reduce time nearly in half across a dozen nodes - conceptually, what does the switch do that a ring can't? | retrieval | topology,word_numbers
+prefix caching with a ~4k-token system prompt shared by maybe 16 users - why does that save prefill but not the per-token decode bandwidth, roughly speaking? | retrieval | intent,units
+how does flash attention keep memory roughly linear at ~128k context when naive attention would need an s-squared score matrix - what's the tiling actually doing? | retrieval | units
+ballpark, why do people keep tensor parallel at 8 or less instead of going north of one NVLink node for a 405b-ish model? | retrieval | topology
+why does fp8 training of a ~70b model need per-tensor scaling with an amax history, and what goes wrong with e4m3 if you skip it? | retrieval | training
+offloading kv cache to cpu over pcie 5 (call it 64 GB/s) - why does that kill decode throughput but work fine for parking idle chats? | retrieval | units,intent
+mi300x has ~192 GB at ~5.3 TB/s versus the h100's 80 GB at ~3.35 TB/s - conceptually, why doesn't that turn into a clean 1.6x decode win in practice? | retrieval | non_nvidia,units
+## Question Why does vLLM grab 90% of VRAM (`--gpu-memory-utilization 0.9`) up front on my 4x L40S even for a 7B model? what is it doing with the rest? 🤷 | retrieval | intent
+**Q:** what's the actual difference between `fp8` e4m3 and e5m2, and why does everyone use e4m3 for weights on H100 but e5m2 for gradients? | retrieval | alias
+### context reading the PagedAttention section 📖 - block size 16 - 32k ctx - 64 seqs  **Q:** why does paging cut fragmentation vs reserving the max length for every request? (conceptually) | retrieval | units
+## MLA vs GQA - DeepSeek-V3: MLA - Llama 3.1 70B: GQA with 8 KV heads  **Q:** why is MLA's cache so much smaller — what gets compressed? not looking for numbers | retrieval | alias
+/ algo / bus factor / /---/---/ / ring / 2(n-1)/n / / tree / ~log n latency /  **Q:** when does NCCL pick tree over ring at 64+ ranks, and why? | retrieval | collective_new
+## ZeRO vs FSDP - ZeRO-3 on 128 GPUs - FSDP `FULL_SHARD` on 128 GPUs  **Q:** are these the same thing under the hood? what's different in practice? | retrieval | training
+**Q:** why does our MFU drop from 45% to ~30% going from 256 to 2,048 H100s? what usually causes that? 📉 | retrieval | training,units
+Is `mxfp4` in gpt-oss-120b the same thing as NVFP4 on B200? **Q:** why 32-value blocks with an e8m0 scale vs 16-value blocks with an fp8 scale? | retrieval | alias
+## Prefill vs decode - llama 3.1 70b on 8x H100 - prompt 8k, output 512 tokens  **Q:** why is prefill compute-bound but decode memory-bound? ELI5 🙏 | retrieval | units
+**GPUDirect RDMA** 🤔 does a 400 Gb/s ConnectX-7 read GPU memory directly and skip host RAM? **Q:** how does that actually work on a DGX H100? | retrieval | units
+## Serving - static batching at batch 64 vs continuous batching - same 8x A100 box  **Q:** why do people report 10-20x higher throughput with continuous batching — what's the mechanism? | retrieval | intent
+**Q:** why is the H20 (4.0 TB/s, only ~148 TFLOPS bf16) considered decent for decode despite being export-capped? explain the trade-off, no calc needed | retrieval | units,intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -895,6 +919,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
            (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8),
