@@ -885,3 +885,22 @@ def test_log_figures_and_what_the_run_showed_are_not_inputs(question, calculator
 def test_a_hops_latency_is_still_an_input_when_asking_what_it_should_take():
     _assert_routed("tree all-reduce of 64 MB over 128 ranks at 50 GB/s with 5 us per hop: what should it take?",
                    "collective", {"alpha_s": 5e-6})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # hedged figures and markdown posts (batches 25-26)
+    ("llama 3.1 8b serving half a dozen chats at roughly 16k tokens each, total kv cache?", "kv_cache",
+     {"batch": 6, "context": 16384}),
+    ("llama 3.1 70b on ~2T tokens at fp8 peak on 512 h100s, 35% mfu - how many days?", "training",
+     {"precision": "fp8", "mfu": 0.35, "gpus": 512}),
+    ("is the mi300x's fp8 ridge point really only ~200 FLOP/B?", "roofline", {"gpu": "mi300x", "intensity": None}),
+    ("## Setup\n- model: _Llama 3.1 8B_\n- `zero_stage: 2`\n- 32 GPUs\n\n**Q:** weights + grads + Adam per GPU, "
+     "ignoring activations?", "memory", {"zero_stage": 2, "gpus": 32}),
+    ("```bash\ntorchrun --nproc_per_node 8 train.py --model llama-3.1-8b --seq-len 2048 --micro-batch-size 4 "
+     "--activation-checkpointing none\n```\n**Q:** activation memory per GPU?", "memory",
+     {"recompute": "none", "batch": 4, "context": 2048}),
+    ("### ring vs tree\n- tree all-reduce\n- 32 MB\n- 128 ranks on 400G RoCE\n\n**Q:** estimated tree time?",
+     "collective", {"algorithm": "tree", "ranks": 128}),
+])
+def test_readings_from_the_twenty_fifth_and_twenty_sixth_batches(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

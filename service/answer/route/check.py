@@ -18,7 +18,7 @@ from .tagger import Reading, Tag
 
 _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my|check my|is (?:that|this|it) right|"
                        r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|seems? (?:too|off|high|low)|"
-                       r"my (?:math|maths|number|arithmetic|estimate))", re.IGNORECASE)
+                       r"my (?:math|maths|number|arithmetic|estimate)|really (?:only|just)|is (?:it|that|this) really)", re.IGNORECASE)
 _CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
 _EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|on paper|"

@@ -112,8 +112,8 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     if _is_conceptual(r) and not r.has(*_REQUEST):
         return False
     first = next((w for w in r.words if w.isalpha()), "")
-    if first in _AUXILIARIES and not r.has(*_FIT):
-        return False  # "did temperature affect…?", "is an H20 good for training?"
+    if first in _AUXILIARIES and not r.has(*_FIT, "check"):
+        return False  # "did temperature affect…?", "is an H20 good for training?" (not "is it really only 37?")
     return True
 
 
@@ -246,6 +246,9 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
                             or (r.has("total") and "precision" in v and "kv_precision" in v)):
         return "kv_cache"
     if r.has("past_window") and r.has("per_token"):  # what each token adds once the window is full: its KV
+        return "kv_cache"
+    # "serving a dozen chats at 8k each, total kv cache?": the cache is what is asked, whatever runs it
+    if any(r.words[c.start - 1:c.start] == ["total"] for c in r.of("CUE", "kv")) and "precision" not in v:
         return "kv_cache"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
              "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v:

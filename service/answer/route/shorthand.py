@@ -19,6 +19,8 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # counts glued to their noun's initial: "8r", "128r" ranks; "16n" nodes
     (r"(?<![\w.])(\d+)r\b", r"\1 ranks", re.I), (r"(?<![\w.])(\d+)n\b(?=\s*(?:x|×|\*|of)\s*\d)", r"\1 nodes", re.I),
     (r"\bnvl([345])\b", r"nvlink \1", re.I),
+    # a setting pasted as key: value ("zero_stage: 3", "stage=2")
+    (r"\b(zero[_ ]?stage|stage)\s*[:=]\s*(?=\d)", r"\1 ", re.I),
     # what is asked, in three letters
     (r"\bwts\b", "weights", re.I), (r"\btot\b", "total", re.I), (r"\bw/o\b", "without", re.I),
     (r"\bw/(?=\s|\w)", "with ", re.I),

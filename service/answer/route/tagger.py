@@ -138,7 +138,7 @@ CUES: dict[str, tuple[str, ...]] = {
                       "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
     "how_big": ("how big", "how large", "how heavy", "how many gb", "how many gigabytes", "how many bytes",
                 "how many gigs", "how many gig", "how many gib", "how many tb", "how many mb", "how many terabytes"),
-    "compute": ("compute", "calculate", "estimate", "work out", "figure out", "what is the size", "size of",
+    "compute": ("compute", "calculate", "estimate", "estimated", "work out", "figure out", "what is the size", "size of",
                 "determine", "show whether", "show that"),
     "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be",
                 # the expectation, not advice ("what should I buy?" is outside)
@@ -207,7 +207,8 @@ CUES: dict[str, tuple[str, ...]] = {
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "recompute everything", "recompute all layers", "full activation recomputation"),
-    "recompute_none": ("no recompute", "no recomputation", "without recompute", "without recomputation",
+    "recompute_none": ("no recompute", "no recomputation", "activation checkpointing none", "activation checkpointing off",
+                       "checkpointing off", "recompute none", "recompute off", "recomputation off", "without recompute", "without recomputation",
                        "without any recompute", "without any recomputation",
                        "no activation checkpointing", "without activation checkpointing", "no checkpointing"),
     "recompute_selective": ("selective recompute", "selective recomputation", "selective checkpointing",
@@ -684,9 +685,15 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
     # a cue whose last word begins a part's name is not that cue: "how many gb200" is not "how many gb"
     names = {span.start for span in spans if span.label_ in ("GPU", "MODEL")}
     spans = [span for span in spans if not (span.label_ == "CUE" and span.end - 1 in names and len(span) > 1)]
+    precisions = {span.start: span for span in spans if span.label_ == "PRECISION"}
     tags = []
     for span in filter_spans(spans):
         note = _reading_note(span.label_, span.text, span.kb_id_) if span.label_ in ("MODEL", "GPU", "LINK") else ""
+        inner = precisions.get(span.start) if span.label_ == "CUE" else None
+        if inner is not None and inner.end < span.end:  # "at fp8 peak": the precision, and the cue after it
+            tags.append(Tag("PRECISION", inner.kb_id_, inner.start, inner.end, inner.text))
+            tags.append(Tag("CUE", span.kb_id_, inner.end, span.end, doc[inner.end:span.end].text))
+            continue
         tags.append(Tag(span.label_, span.kb_id_, span.start, span.end, span.text, note=note))
     return tags
 
