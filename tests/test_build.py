@@ -68,6 +68,31 @@ def test_hits_carry_each_sentences_cosine_to_the_question(tmp_path):
     assert max(range(len(hit.unit_cosines)), key=hit.unit_cosines.__getitem__) == said.index
 
 
+@pytest.mark.parametrize("backend", ["edge", "server"])
+def test_sentence_cosines_are_taken_with_the_query_s_units_vector_when_it_has_one(tmp_path, backend):
+    """The question adapter's vector is what the sentences are compared with; the passages are still found
+    and ordered by the question's own vector."""
+    from ingest.embedding import Embedder, sparse_document
+    from ingest.index import open_store
+    from ingest.sentences import units
+
+    settings = make_settings(tmp_path, copy_corpus(tmp_path))
+    store = ServerStore(":memory:", "chunks") if backend == "server" else None
+    build(settings, progress=False, store=store)
+    reader = (store or open_store(settings)).open()
+    embedder = Embedder(settings.embedding_model)
+    question = embedder.encode_query("KV cache")
+    plain = reader.search(question, sparse_document("KV cache"), None, limit=5, mode="dense")
+    probe = next(h for h in plain if len([u for u in units(h.passage.text) if u.quotable]) >= 2)
+    said = [u for u in units(probe.passage.text) if u.quotable][-1]
+    target = embedder.encode_query(said.text)  # as if the adapter mapped the question onto that sentence
+    mapped = reader.search(question, sparse_document("KV cache"), None, limit=5, mode="dense", units=target)
+    assert [h.passage.content_hash for h in mapped] == [h.passage.content_hash for h in plain]
+    hit = next(h for h in mapped if h.passage.content_hash == probe.passage.content_hash)
+    assert max(range(len(hit.unit_cosines)), key=hit.unit_cosines.__getitem__) == said.index
+    assert hit.unit_cosines != probe.unit_cosines
+
+
 def test_a_changed_sentence_split_reencodes_sentence_vectors_but_reuses_passage_vectors(tmp_path, monkeypatch):
     """Stored sentence vectors are reused only for the same units: after a change to how passages split into
     sentences, every chunk's sentences are encoded again, though no passage is re-embedded."""

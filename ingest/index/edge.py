@@ -130,7 +130,7 @@ class EdgeReader:
         except Exception as exc:  # a corrupted release must be a clear error, not a crash
             raise StoreError(f"index release {path.name} cannot be opened: {exc}") from exc
 
-    def search(self, dense, sparse, scope: Scope | None = None, limit=10, mode="hybrid") -> list[Hit]:
+    def search(self, dense, sparse, scope: Scope | None = None, limit=10, mode="hybrid", units=None) -> list[Hit]:
         flt = _filter(scope)
         dense_query = edge.Query.Nearest(dense.tolist(), using=DENSE)
         sparse_query = edge.Query.Nearest(sparse, using=SPARSE)
@@ -145,7 +145,7 @@ class EdgeReader:
             query = dense_query if mode == "dense" else sparse_query
             request = edge.QueryRequest(limit=limit + TIE_SLACK, query=query, filter=flt, with_payload=True,
                                         with_vector=[DENSE])
-        return ranked_hits(self.shard.query(request), dense, limit)
+        return ranked_hits(self.shard.query(request), dense, limit, units)
 
     def count(self) -> int:
         return self.shard.count(edge.CountRequest())

@@ -70,9 +70,11 @@ def dense_scores(query: np.ndarray, vectors: Iterable[list[float]]) -> list[floa
 TIE_SLACK = 4
 
 
-def ranked_hits(points, query: np.ndarray, limit: int) -> list[Hit]:
-    """Hits in a reproducible order: fused score, then cosine to the question, then point id."""
+def ranked_hits(points, query: np.ndarray, limit: int, units: np.ndarray | None = None) -> list[Hit]:
+    """Hits in a reproducible order: fused score, then cosine to the question, then point id; each unit's
+    cosine is to `units` (the question as the adapter maps it) when given, else to `query`."""
     cosines = dense_scores(query, (p.vector[DENSE] for p in points))
     ranked = sorted(zip(points, cosines), key=lambda pc: (-pc[0].score, -pc[1], str(pc[0].id)))
-    return [Hit(Passage.from_payload(p.payload), float(p.score), c, unit_cosines(p.payload, query))
+    units = query if units is None else units
+    return [Hit(Passage.from_payload(p.payload), float(p.score), c, unit_cosines(p.payload, units))
             for p, c in ranked[:limit]]

@@ -33,6 +33,9 @@ class Query:
     text: str
     dense: np.ndarray
     sparse: qdrant_edge.SparseVector
+    # the vector the passages' units (sentences) are compared with: a trained question adapter's output, which
+    # matches a question to the sentence that answers it better than `dense` does; None: `dense`
+    units: np.ndarray | None = None
 
 
 class _Lease:
@@ -137,7 +140,7 @@ class Searcher:
 
     def search(self, query: Query, scope: Scope | None = None, limit: int = 6, mode: str = "hybrid") -> list[Hit]:
         with self.reading() as reader:
-            return reader.search(query.dense, query.sparse, scope, limit, mode)
+            return reader.search(query.dense, query.sparse, scope, limit, mode, query.units)
 
     def close(self) -> None:
         with self._leases:

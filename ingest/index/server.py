@@ -173,7 +173,8 @@ class ServerReader:
         except Exception as exc:
             raise StoreError(f"Qdrant collection {name} cannot be read: {exc}") from exc
 
-    def search(self, dense: np.ndarray, sparse, scope: Scope | None = None, limit=10, mode="hybrid") -> list[Hit]:
+    def search(self, dense: np.ndarray, sparse, scope: Scope | None = None, limit=10, mode="hybrid",
+               units: np.ndarray | None = None) -> list[Hit]:
         assert mode in MODES
         flt = _filter(scope)
         dense_q, sparse_q = dense.tolist(), _sparse(sparse)
@@ -187,7 +188,7 @@ class ServerReader:
         else:
             result = self.client.query_points(self.name, query=dense_q if mode == "dense" else sparse_q,
                                               using=DENSE if mode == "dense" else SPARSE, **common)
-        return ranked_hits(result.points, dense, limit)
+        return ranked_hits(result.points, dense, limit, units)
 
     def count(self) -> int:
         return self.client.count(self.name, exact=True).count

@@ -82,7 +82,8 @@ class Assistant:
         speller = Speller(texts + [d.title for d in catalogue.corpus.documents])
         self.reader = Reader(speller, catalogue.subjects())
         self.retriever = Retriever(searcher, catalogue, weights, speller.english, settings.top_k,
-                                   settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"))
+                                   settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"),
+                                   adapter=load_model("question_adapter"))
         self.composer = ExtractiveComposer(weights, settings.answer_sentences, load_model("sentence_ranker"))
         self.judge = Judge(settings.support_threshold, load_model("answerable"))
         tagger.warm()  # the numeric tagger's spaCy pipeline, built now rather than on a reader's first question

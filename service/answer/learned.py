@@ -8,7 +8,9 @@ questions in evals/training/) and saves them beside this file, in `learned/`:
   own text format, with a JSON beside it naming its features and how it was trained.
 - `BlendedModel` — the mean of other models' probabilities with one threshold (the judge: its logistic
   regression and its trees, which err on different questions), as a JSON naming its members.
-Both load offline and are a few kilobytes to a few hundred.
+- `MatrixModel` — a square matrix that maps a question's vector before it is compared with sentence vectors
+  (the question adapter), as a NumPy `.npy` of float32 with a JSON beside it.
+All load offline and are a few kilobytes to a few hundred (the adapter: 590 KB).
 """
 from __future__ import annotations
 
@@ -148,15 +150,46 @@ class BlendedModel(_Stored):
         return cls(meta["name"], members, float(meta["threshold"]), meta.get("notes", {}))
 
 
-_KINDS = {None: LinearModel, "lightgbm": TreeModel, "blend": BlendedModel}  # a LinearModel's JSON names no kind
+@dataclass
+class MatrixModel(_Stored):
+    """A linear map of question vectors: `apply` returns the mapped vector, unit length."""
+
+    name: str
+    matrix: np.ndarray
+    notes: dict = field(default_factory=dict)
+
+    def apply(self, vector: np.ndarray) -> np.ndarray:
+        mapped = self.matrix @ np.asarray(vector, dtype=np.float32)
+        return mapped / max(float(np.linalg.norm(mapped)), 1e-12)
+
+    def save(self, directory: Path = LEARNED_DIR) -> Path:
+        directory.mkdir(parents=True, exist_ok=True)
+        np.save(directory / f"{self.name}.npy", self.matrix.astype(np.float32))
+        return self._write_json(directory, {"kind": "matrix", "name": self.name, "shape": list(self.matrix.shape),
+                                            "notes": self.notes})
+
+    @classmethod
+    def from_meta(cls, meta: dict, directory: Path) -> "MatrixModel":
+        path = directory / f"{meta['name']}.npy"
+        matrix = np.load(path, allow_pickle=False)
+        if list(matrix.shape) != list(meta["shape"]) or matrix.shape[0] != matrix.shape[1] or not np.isfinite(matrix).all():
+            raise ValueError(f"{path} is not a usable {meta['shape']} matrix")
+        return cls(meta["name"], matrix.astype(np.float32), meta.get("notes", {}))
 
 
-def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeModel | BlendedModel | None":
+_KINDS = {None: LinearModel, "lightgbm": TreeModel, "blend": BlendedModel, "matrix": MatrixModel}  # (a LinearModel's
+# JSON names no kind)
+
+
+_FILES = {"lightgbm": "txt", "matrix": "npy"}  # the file beside the JSON that holds the model itself
+
+
+def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeModel | BlendedModel | MatrixModel | None":
     """The trained model of that name, whichever kind it is (its JSON read once); None when none has been trained."""
     meta = _meta(name, directory)
     if meta is None:
         return None
-    if meta.get("kind") == "lightgbm" and not (directory / f"{name}.txt").exists():
+    if meta.get("kind") in ("lightgbm", "matrix") and not (directory / f"{name}.{_FILES[meta['kind']]}").exists():
         return None
     kind = _KINDS.get(meta.get("kind"))
     if kind is None:

@@ -6,17 +6,20 @@
    (`learned/passage_ranker.*`, gradient-boosted trees); without one, by the hand-set rule it replaced:
    cosine + `lexical_weight` × the share of the question's rarer terms the passage contains, a page's own
    sections preferred within `margin`.
+Each passage's sentences are compared with the question as the trained question adapter maps it
+(`learned/question_adapter.*`), which brings the sentence that answers closer than the raw vector does.
 Whether the best of them answers at all is the judge's call (answerability.py).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from ingest.index import Hit, Query, Searcher
 
 from ..catalogue import Catalogue
 from .features import Candidate, passage_features, question_features
-from .learned import LinearModel, TreeModel
+from .learned import LinearModel, MatrixModel, TreeModel
 from .reading import Reading
 from .terms import TermWeights
 
@@ -33,11 +36,15 @@ class Retrieved:
 
 class Retriever:
     def __init__(self, searcher: Searcher, catalogue: Catalogue, weights: TermWeights, english: frozenset[str],
-                 top_k: int, margin: float, lexical_weight: float, ranker: LinearModel | TreeModel | None = None):
+                 top_k: int, margin: float, lexical_weight: float, ranker: LinearModel | TreeModel | None = None,
+                 adapter: MatrixModel | None = None):
         self.searcher, self.catalogue, self.weights, self.english = searcher, catalogue, weights, english
         self.top_k, self.margin, self.lexical_weight, self.ranker = top_k, margin, lexical_weight, ranker
+        self.adapter = adapter
 
     def retrieve(self, reading: Reading, query: Query, article: str | None, mode: str = "hybrid") -> Retrieved:
+        if self.adapter is not None:  # sentences are compared with the question as the adapter maps it
+            query = dataclasses.replace(query, units=self.adapter.apply(query.dense))
         candidates = self._candidates(query, article, mode)
         linked = {(kind, i) for kind, ids in (self.catalogue.linked(article) if article else {}).items() for i in ids}
         passage_features(reading, candidates, self.weights, article, linked)
