@@ -901,6 +901,30 @@ Is `mxfp4` in gpt-oss-120b the same thing as NVFP4 on B200? **Q:** why 32-value 
 **GPUDirect RDMA** 🤔 does a 400 Gb/s ConnectX-7 read GPU memory directly and skip host RAM? **Q:** how does that actually work on a DGX H100? | retrieval | units
 ## Serving - static batching at batch 64 vs continuous batching - same 8x A100 box  **Q:** why do people report 10-20x higher throughput with continuous batching — what's the mechanism? | retrieval | intent
 **Q:** why is the H20 (4.0 TB/s, only ~148 TFLOPS bf16) considered decent for decode despite being export-capped? explain the trade-off, no calc needed | retrieval | units,intent
+Which statement best explains why decode at batch 1 is memory-bound on an H100 (989 TFLOP/s, 3.35 TB/s)? (a) every weight is read once per generated token (b) the KV cache is compressed (c) NVLink is saturated (d) attention is O(n²) | retrieval | intent
+Which of the following is the correct bit count of MXFP4 and why? (a) 4 bits per value, no scale (b) 4.25 bits: 4-bit e2m1 values plus one 8-bit scale per 32 values (c) 4.5 bits: one fp8 scale per 16 values (d) 8 bits | retrieval | units
+In the all-reduce bus bandwidth formula, why does the factor 2(n−1)/n approach 2 as n grows (it is 1.75 at 8 ranks and 1.875 at 16)? Pick the best explanation: A) each byte crosses each link twice, once in reduce-scatter and once in all-gather B) NCCL sends every buffer twice for reliability C) NVLink is full duplex D) the ring has two directions | retrieval | collective_new
+Llama 3 70B uses GQA with 8 KV heads instead of 64. Which of these is NOT a consequence? (a) 8× smaller KV cache (b) more concurrent 8k sequences per 80 GB GPU (c) 8× fewer weight bytes in total (d) less KV traffic per decode step | retrieval | ambiguous
+True or false: when an article says a 32k context window, k means 1,024 rather than 1,000. Explain why context lengths are quoted in powers of two. | retrieval | units
+The Chinchilla paper suggests about 20 training tokens per parameter (e.g. 70B params → 1.4T tokens). Which reason do its authors give? (a) compute-optimal loss for a fixed FLOP budget (b) GPU memory limits (c) data scarcity (d) tokenizer efficiency | retrieval | training
+Pick the correct definition of MFU as used for runs like 40% on 1,024 H100s: (a) achieved model FLOP/s ÷ peak FLOP/s (b) fraction of memory in use (c) GPU utilization shown by nvidia-smi (d) tokens/s ÷ 1,000 | retrieval | training,intent
+Which is the main reason a hierarchical all-reduce beats a flat ring across 4 nodes of 8 GPUs with 400 Gb/s NICs? A) only 1/8 of the data crosses the slow inter-node links per GPU B) it uses fewer GPUs C) it skips the reduce step D) it compresses gradients | retrieval | topology,collective_new
+True or false: FlashAttention shrinks the KV cache of Llama 3.1 8B at a 128k context. Explain what FlashAttention does and does not save. | retrieval | ambiguous
+Why does DeepSeek-V3's MLA cache a 512-dim latent plus a 64-dim RoPE key per token instead of full K and V for 128 heads? (a) to cut KV memory (b) to speed up training only (c) because of the FP8 format (d) to fit the 671B weights | retrieval | quantity_of_model
+Why can speculative decoding with a 1B draft model speed up a 70B target model at batch 1 on an H100? Choose one: (a) verifying k draft tokens costs one weight read, like a single decode step (b) the draft model shares the KV cache (c) it lowers the FLOPs per token (d) it uses FP8 | retrieval | intent
+True or false: with tensor parallelism over 8 GPUs, each transformer layer needs two all-reduces in the forward pass (one after attention, one after the MLP). Explain why, as in Megatron-LM. | retrieval | topology,collective_new
+why do people write 128*1024 = 131,072 for a "128k" context instead of 128,000 — just convention? | retrieval | units
+a 1.5e12-token dataset is "1.5T tokens" but a 1.5 TB disk holds under 1.4 TiB — why do docs mix decimal and binary prefixes? | retrieval | units
+why is an MFU of .45 considered good for a 16 384-GPU run when 0.6 sounds easy on paper — what eats the rest? | retrieval | training,units
+the page writes 6 × 7.0e10 × 1.4e12 for a training run — why the 6, and not 2 or 8? | retrieval | training,units
+2(n-1)/n goes to ~2 at 1 000 ranks — why does that make ring all-reduce bandwidth-optimal but latency-bad at scale? | retrieval | collective_new,topology
+h100 ridge point is 989e12 / 3.35e12 ≈ 295 FLOP/B — what puts a kernel left of that, intuitively? | retrieval | units
+what does --max-num-batched-tokens 8 x 1024 actually control in vLLM, and why would 2**14 help prefill? | retrieval | units,intent
+why does GQA with 8 kv heads instead of 64 cut llama 3.1 70b's kv cache by 8x? explain, no numbers needed | retrieval | quantity_of_model
+mxfp4 is 4 + 8/32 = 4.25 bits per value — why share one e8m0 scale over 32 values rather than 16 like nvfp4? | retrieval | units
+400 Gb/s NDR is only 5e10 B/s — why do NIC vendors keep quoting bits when everyone else uses bytes? | retrieval | units
+chinchilla's 20 tokens/param gives 1.4e12 tokens for 7.0e10 params — why do newer 7 billion param models train on 15 trillion? | retrieval | training,word_numbers
+with FSDP full shard on 64 gpus, why re-gather all 1.4e11 bytes of bf16 weights every forward instead of keeping them resident? | retrieval | training,units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -919,6 +943,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # the order the entries were appended to reader_numeric_questions.yaml:
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
            (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8), (60, 8),
+           (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8), (60, 8),
