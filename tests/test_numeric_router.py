@@ -904,3 +904,35 @@ def test_a_hops_latency_is_still_an_input_when_asking_what_it_should_take():
 ])
 def test_readings_from_the_twenty_fifth_and_twenty_sixth_batches(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a quiz item's options are not inputs; "true or false" checks a claim against its threshold
+    ("Which is closest to the weights of Qwen2.5 72B in int4? (a) 9 GB (b) 36 GB (c) 72 GB (d) 144 GB", "memory",
+     {"model": "qwen2.5-72b", "precision": "int4", "gpu": None}),
+    ("Llama 3.1 8B bf16 on one L4, batch 1, decodes at approximately:\nA) 5 tok/s\nB) 18 tok/s\nC) 60 tok/s", "decode",
+     {"gpu": "l4", "batch": 1, "primary": "tokens_per_s_per_sequence"}),
+    ("True or false: mistral 7b in fp16 decodes faster than 100 tokens/s on one H100 at batch 1. Give the rate.",
+     "decode", {"model": "mistral-7b", "batch": 1}),
+    ("True or false: a 7B model can be trained on 2T tokens in under a month with 128 H100s at 40% MFU. "
+     "Give the wall-clock time.", "training", {"tokens": 2e12, "gpus": 128, "primary": "time_s"}),
+    # numbers written in other formats
+    ("size of a 13_000_000_000-parameter model in bf16?", "memory", {"params": 13_000_000_000}),
+    ("llama 3.1 8b kv cache, 2 048 tokens × 1 000 users, bf16", "kv_cache", {"context": 2048, "batch": 1000}),
+    ("qwen2.5 7b kv for 8 sequences at 4 x 1024 ctx", "kv_cache", {"context": 4096, "batch": 8}),
+    ("all-reduce of 2*1024**3 bytes over 8 h100s on nvlink", "collective", {"size": 2 ** 31, "ranks": 8}),
+    ("llama 3.1 70b bf16 on 8x h100, kernels at 0.8 of the 3.35TB/s, batch 1 — ms per token?", "decode",
+     {"efficiency": 0.8, "primary": "step_time_s"}),
+    ("h100 ridge point at bf16 (989 TFLOPS vs 3.35 TB/s)", "roofline", {"gpu": "h100-sxm", "precision": "bf16"}),
+])
+def test_quiz_options_and_number_formats(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_space_between_two_numbers_is_not_a_digit_group():
+    _assert_routed("llama 3.1 70b bf16 training state with tp 8 256 gpus zero-1", "memory", {"tp": 8})
+
+
+def test_a_quiz_about_a_paper_is_still_not_a_calculation():
+    assert route_numeric("Kaplan et al. suggest about 1.7 tokens per parameter (e.g. 70B params → 120B tokens). "
+                         "Which reason do the authors give? (a) compute-optimal loss (b) memory limits") is None

@@ -18,8 +18,10 @@ from .tagger import Reading, Tag
 
 _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my|check my|is (?:that|this|it) right|"
                        r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|seems? (?:too|off|high|low)|"
-                       r"my (?:math|maths|number|arithmetic|estimate)|really (?:only|just)|is (?:it|that|this) really)", re.IGNORECASE)
+                       r"my (?:math|maths|number|arithmetic|estimate)|really (?:only|just)|is (?:it|that|this) really|true or false)",
+                       re.IGNORECASE)
 _CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
+_THRESHOLD = {"than", "under", "below", "above", "exceeds", "least", "most"}  # "true or false: faster than 50 tok/s"
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
 _EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|on paper|"
                         r"in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish)\b", re.IGNORECASE)
@@ -35,7 +37,9 @@ def without_claimed_results(question: str, r: Reading) -> Reading:
         return r
     claimed = {id(t) for t in r.tags if t.label in _FIGURES and _claimed(r, t)}
     checking = Tag("CUE", "check", len(r.words), len(r.words), "")  # (history words such as "did I" are then not)
-    return Reading(r.question, r.words, [t for t in r.tags if id(t) not in claimed] + [checking])
+    # the threshold a claim is checked against ("faster than 50 tok/s") says nothing about what to compute
+    kept = [t for t in r.tags if id(t) not in claimed and not (t.key == "outside" and "than" in t.text.lower())]
+    return Reading(r.question, r.words, kept + [checking])
 
 
 def without_observed_results(r: Reading) -> Reading:
@@ -75,4 +79,6 @@ def _claimed(r: Reading, t: Tag) -> bool:
     """A figure right after a claim ("I got 28 GiB", "= 34 GB", "≈ 209 tok/s") or right before the "?"."""
     before = set(r.words[max(t.start - 3, 0):t.start])
     my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"
+    if "true or false" in r.question.lower():  # the statement's figures are its setup; only the threshold is claimed
+        return bool(_THRESHOLD & before)
     return bool(_CLAIMS & before) or my_number or r.words[t.end:t.end + 1] == ["?"]

@@ -91,9 +91,11 @@ def _is_conceptual(r: Reading) -> bool:
 
 
 def _between_figures(r: Reading, cue: Tag) -> bool:
-    """"864 GB/s vs 362 TFLOPS": two figures set side by side, not two things compared."""
+    """"864 GB/s vs 362 TFLOPS": two figures set side by side, not two things compared (a unit the tagger does
+    not read may stand between the first and the "vs": "1835 TFLOPS vs 3.7 TB/s")."""
     figures = r.of("QUANTITY") + r.of("NUMBER")
-    return any(f.end == cue.start for f in figures) and any(f.start == cue.end for f in figures)
+    return (any(cue.start - 1 <= f.end <= cue.start for f in figures)
+            and any(f.start == cue.end for f in figures))
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
@@ -250,8 +252,9 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # "serving a dozen chats at 8k each, total kv cache?": the cache is what is asked, whatever runs it
     if any(r.words[c.start - 1:c.start] == ["total"] for c in r.of("CUE", "kv")) and "precision" not in v:
         return "kv_cache"
+    size_of = any(c.text.lower().startswith("size") for c in r.of("CUE", "compute"))  # "size of a 13B model"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
-             "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v:
+             "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v or size_of:
         return "memory"
     return None
 

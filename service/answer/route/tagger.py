@@ -67,6 +67,7 @@ from spacy.tokens import Doc, Span, Token  # noqa: E402
 from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
 
 from .logs import without_log_figures  # noqa: E402
+from .options import without_options  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .spoken import written  # noqa: E402
 
@@ -138,7 +139,8 @@ CUES: dict[str, tuple[str, ...]] = {
                       "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
     "how_big": ("how big", "how large", "how heavy", "how many gb", "how many gigabytes", "how many bytes",
                 "how many gigs", "how many gig", "how many gib", "how many tb", "how many mb", "how many terabytes"),
-    "compute": ("compute", "calculate", "estimate", "estimated", "work out", "figure out", "what is the size", "size of",
+    "compute": ("compute", "calculate", "estimate", "estimated", "closest to", "approximately", "select the correct",
+                "correct statement", "___", "work out", "figure out", "what is the size", "size of",
                 "determine", "show whether", "show that"),
     "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be",
                 # the expectation, not advice ("what should I buy?" is outside)
@@ -164,17 +166,18 @@ CUES: dict[str, tuple[str, ...]] = {
            "memory of the conversation", "conversation memory", "memory of the chat", "chat memory",
            "remembering", "to remember", "memory of past tokens"),
     "per_token": ("per token", "each token", "each extra token", "per-token", "a token", "every token",
-                  "per additional token", "each new token", "each further token", "every further token", "bytes/token", "bytes per token", "b/token",
+                  "per additional token", "each additional token", "each new token", "each further token", "every further token", "bytes/token", "bytes per token", "b/token",
                   "per tok", "/token", "per word", "each new word", "each extra word", "every new word"),
     "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
                     "beyond the sliding window", "once past", "past window", "outside the window",
-                    "window layers are full", "windows are full", "window is full", "window fills", "windows fill"),
+                    "window layers are full", "windows are full", "window is full", "window fills", "windows fill",
+                    "longer than the window", "longer than its window", "past its window", "beyond its window"),
     # decode
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
                      "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
                      "token/sec", "token per second", "token per sec",
                      "words per second", "words a second", "words per sec", "words/s", "word per second"),
-    "decode": ("decode", "decoding", "generation", "generate", "generates", "inference speed"),
+    "decode": ("decode", "decodes", "decoding", "generation", "generate", "generates", "inference speed"),
     "speed": ("speed", "fast", "rate"),  # not "quick": "quick one", "quick q" ask nothing about speed
     "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
                 "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step", "ms per step",
@@ -536,6 +539,44 @@ _SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
 )]
 
 
+# Numbers written in other formats: digit groups ("1 000 000", "4 096", "70_000_000_000") and arithmetic
+# ("2**15", "16*1024", "4*1024**3 bytes", "8 x 1024 tokens") are the number they make. A space groups digits
+# only where it cannot be two numbers ("16 384", "1 000 000", "4 096"; not "tp 8 256 gpus").
+_UNDERSCORE_GROUPS = re.compile(r"(?<![\w.])\d{1,3}(?:_\d{3})+(?![\w.])")
+_SPACE_GROUPS = re.compile(r"(?<![\w.,])(\d{1,3})((?: \d{3})+)(?![\w]|[.,]\d)")
+_ARITHMETIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s*(?:\*\*|\*|\^)\s*\d+(?:\.\d+)?)+(?![\w.])")
+_TIMES_1024 = re.compile(r"(?<![\w.])(\d+)\s*[x×]\s*1024(?=\s*(?:-?tokens?|tok|ctx|context)\b)|"
+                         r"\b(len|seq|of|at) (\d+)\s*[x×]\s*1024\b")
+
+
+def _grouped(m: re.Match) -> str:
+    groups = m.group(2).split()
+    if len(groups) > 1 or groups[0].startswith("0") or int(m.group(1)) >= 10:
+        return m.group(1) + "".join(groups)
+    return m.group(0)
+
+
+def _evaluated(m: re.Match) -> str:
+    """'4*1024**3' → '4294967296' (numbers, *, ** and ^ only: nothing else is evaluated)."""
+    parts = re.findall(r"\d+(?:\.\d+)?|\*\*|\*|\^", m.group(0))
+    numbers = [float(p) for p in parts[0::2]]
+    operators = ["**" if p == "^" else p for p in parts[1::2]]
+    for i in reversed(range(len(operators))):  # powers first, right to left
+        if operators[i] == "**":
+            numbers[i:i + 2] = [numbers[i] ** numbers[i + 1]]
+            del operators[i]
+    value = math.prod(numbers)
+    return f"{value:.12g}" if value < 1e15 else f"{value:.6e}"
+
+
+def _numbers_written_out(text: str) -> str:
+    text = _UNDERSCORE_GROUPS.sub(lambda m: m.group(0).replace("_", ""), text)
+    text = _SPACE_GROUPS.sub(_grouped, text)
+    text = _TIMES_1024.sub(lambda m: str(int(m.group(1)) * 1024) if m.group(1) else f"{m.group(2)} {int(m.group(3)) * 1024}",
+                           text)
+    return _ARITHMETIC.sub(_evaluated, text)
+
+
 def _notation(text: str) -> str:
     def ten(m: re.Match) -> str:
         figure = f"{m.group(1)}e{m.group(2)}" if m.group(1) else f"1e{m.group(3)}"
@@ -544,7 +585,7 @@ def _notation(text: str) -> str:
     def two(m: re.Match) -> str:
         return f"{2 ** int(m.group(1))}" + (" bytes" if m.group(2) else "")  # "2^30 B": bytes, not a billion
 
-    text = _TWO_POWER.sub(two, _TEN_POWER.sub(ten, text))
+    text = _numbers_written_out(_TWO_POWER.sub(two, _TEN_POWER.sub(ten, text)))
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     return text
@@ -654,7 +695,7 @@ def unit_factor(unit: str, base: str) -> float:
 def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
     nlp, names, kinds, numbers, vocabulary = _pipeline()
-    text = without_log_figures(question).replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
+    text = without_log_figures(without_options(question)).replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(spelled_out(written(text))))))
     doc = nlp.make_doc(text)
     _merge_number_words(doc)
