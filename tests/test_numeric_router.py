@@ -929,6 +929,13 @@ def test_quiz_options_and_number_formats(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
 
+def test_a_quiz_stem_asks_for_the_number_not_an_explanation():
+    """"Which is closest to …" is the calculation itself: the reader gets the calculator's answer first."""
+    routed = route_numeric("Which is closest to the KV cache of Llama 3 8B at 8k context, batch 4 (bf16)? "
+                           "(a) 1 GB (b) 4 GB (c) 16 GB (d) 64 GB")
+    assert isinstance(routed, NumericRequest) and routed.calculator == "kv_cache" and not routed.explain
+
+
 def test_a_space_between_two_numbers_is_not_a_digit_group():
     _assert_routed("llama 3.1 70b bf16 training state with tp 8 256 gpus zero-1", "memory", {"tp": 8})
 
