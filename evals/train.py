@@ -165,12 +165,15 @@ def _hit_at_1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> flo
     return round(hits / max(asked, 1), 4)
 
 
-def train(settings, max_false_refusals: float = 0.01, out_dir: Path | None = None) -> dict:
+def train(settings, max_false_refusals: float = 0.01, out_dir: Path | None = None,
+          questions: list[Question] | None = None, judge_byte: int = 0) -> dict:
+    """Fit and save the four models on `questions` (default: every training question). `judge_byte` picks the
+    id-hash byte that halves them for the judge's cross-fitting (another one when they are already a half)."""
     from service.answer import open_assistant
     from service.answer.learned import LEARNED_DIR
 
     out_dir = out_dir or LEARNED_DIR
-    questions = training_questions()
+    questions = training_questions() if questions is None else questions
     stamp = {"trained_on": "dev halves only", "questions": len(questions),
              "trained_at": dt.datetime.now(dt.timezone.utc).date().isoformat()}
     with open_assistant(settings) as assistant:
@@ -179,7 +182,7 @@ def train(settings, max_false_refusals: float = 0.01, out_dir: Path | None = Non
         ranker, sentences = trainer.fit_rankers(questions, report=True)
         # The judge reads the rankers' scores, so it must learn from scores of questions the rankers did not
         # see, as at test time: each half is scored by rankers fitted on the other half (cross-fitting).
-        halves = [[q for q in questions if _half(q.id) == h] for h in (0, 1)]
+        halves = [[q for q in questions if _half(q.id, byte=judge_byte) == h] for h in (0, 1)]
         rows, labels, rule = [], [], []
         for fitted_on, scored in ((halves[0], halves[1]), (halves[1], halves[0])):
             trainer.rows_for_judge(scored, *trainer.fit_rankers(fitted_on), rows, labels, rule)
@@ -194,10 +197,6 @@ def _table(rows):
     """(question, features, label, rule score) rows → feature matrix, labels, question groups, rule scores."""
     groups, features, labels, rule = zip(*rows)
     return np.array(features), np.array(labels, dtype=int), np.array(groups), np.array(rule)
-
-
-def _encoded(embedder, texts: list[str]):
-    return texts, [np.asarray(v, dtype=np.float32) for v in embedder.encode(texts)] if texts else []
 
 
 def _fit_adapter(examples: list[tuple], notes: dict):
@@ -258,13 +257,19 @@ class _Trainer:
         self.adapters: dict[int, object] = {}  # by half: the adapter fitted on the other half's questions
 
     def _retrieve(self, q: Question, ranker):
+        reading, _, found = self._search(q, ranker)
+        return reading, found
+
+    def _search(self, q: Question, ranker):
+        """The question read, its query, and what the retriever finds for it."""
         a = self.assistant
         a.retriever.ranker = ranker
         # every training row reads sentence cosines as a new question's would be: with an adapter that did not
         # see it (fitted on the other half), not with the one that learned its answer
         a.retriever.adapter = self.adapters.get(_half(q.id, byte=3))
         reading = a.reader.read(q.question, q.article)
-        return reading, a.retriever.retrieve(reading, a.searcher.query(reading.text), q.article)
+        query = a.searcher.query(reading.text)
+        return reading, query, a.retriever.retrieve(reading, query, q.article)
 
     def fit_adapters(self, questions: list[Question]):
         """The question adapter on every question, and one on each half for the other half's training rows."""
@@ -284,13 +289,14 @@ class _Trainer:
 
         a, rows = self.assistant, []
         for q in (qq for qq in questions if qq.answerable and qq.key_facts):
-            reading, found = self._retrieve(q, None)
+            _, query, found = self._search(q, None)
             facts = [normalized(f) for f in q.key_facts]
             texts = list(dict.fromkeys(u.text for hit in found.hits for u in units(hit.passage.text) if u.quotable))
             labels = np.array([any(f in normalized(t) for f in facts) for t in texts])
             if labels.any() and not labels.all():
-                rows.append((q.id, a.searcher.query(reading.text).dense, texts, labels))
-        vectors = dict(zip(*_encoded(a.searcher.embedder, sorted({t for *_, texts, _ in rows for t in texts}))))
+                rows.append((q.id, query.dense, texts, labels))
+        every_text = sorted({t for *_, texts, _ in rows for t in texts})
+        vectors = dict(zip(every_text, np.asarray(a.searcher.embedder.encode(every_text), dtype=np.float32)))
         return [(qid, dense, np.stack([vectors[t] for t in texts]), labels) for qid, dense, texts, labels in rows]
 
     def fit_rankers(self, questions: list[Question], report: bool = False):

@@ -317,3 +317,13 @@ def test_train_is_a_subcommand_of_the_evals_cli(capsys):
         main(["split", "readers", "--max-false-refusals", "0.02"])
     assert exited.value.code == 2
     assert "unrecognized arguments: --max-false-refusals 0.02" in capsys.readouterr().err
+
+
+def test_the_held_out_dev_measure_refuses_a_fold_that_is_not_a_half(capsys):
+    """`python -m evals.heldout` (README, "The trained models") takes fold 0 or 1 and nothing else."""
+    from evals.heldout import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--fold", "2"])
+    assert exited.value.code == 2
+    assert "invalid choice: 2" in capsys.readouterr().err

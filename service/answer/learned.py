@@ -172,7 +172,8 @@ class MatrixModel(_Stored):
     def from_meta(cls, meta: dict, directory: Path) -> "MatrixModel":
         path = directory / f"{meta['name']}.npy"
         matrix = np.load(path, allow_pickle=False)
-        if list(matrix.shape) != list(meta["shape"]) or matrix.shape[0] != matrix.shape[1] or not np.isfinite(matrix).all():
+        square = list(matrix.shape) == list(meta["shape"]) and matrix.shape[0] == matrix.shape[1]
+        if not square or not np.isfinite(matrix).all():
             raise ValueError(f"{path} is not a usable {meta['shape']} matrix")
         return cls(meta["name"], matrix.astype(np.float32), meta.get("notes", {}))
 
@@ -189,7 +190,7 @@ def load_model(name: str, directory: Path = LEARNED_DIR) -> "LinearModel | TreeM
     meta = _meta(name, directory)
     if meta is None:
         return None
-    if meta.get("kind") in ("lightgbm", "matrix") and not (directory / f"{name}.{_FILES[meta['kind']]}").exists():
+    if meta.get("kind") in _FILES and not (directory / f"{name}.{_FILES[meta['kind']]}").exists():
         return None
     kind = _KINDS.get(meta.get("kind"))
     if kind is None:

@@ -12,8 +12,7 @@ Whether the best of them answers at all is the judge's call (answerability.py).
 """
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ingest.index import Hit, Query, Searcher
 
@@ -44,7 +43,7 @@ class Retriever:
 
     def retrieve(self, reading: Reading, query: Query, article: str | None, mode: str = "hybrid") -> Retrieved:
         if self.adapter is not None:  # sentences are compared with the question as the adapter maps it
-            query = dataclasses.replace(query, units=self.adapter.apply(query.dense))
+            query = replace(query, units=self.adapter.apply(query.dense))
         candidates = self._candidates(query, article, mode)
         linked = {(kind, i) for kind, ids in (self.catalogue.linked(article) if article else {}).items() for i in ids}
         passage_features(reading, candidates, self.weights, article, linked)

@@ -17,17 +17,18 @@ import re
 from .tagger import Reading, Tag
 
 _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my|check my|is (?:that|this|it) right|"
-                       r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|seems? (?:too|off|high|low)|"
-                       r"my (?:math|maths|number|arithmetic|estimate)|really (?:only|just)|is (?:it|that|this) really|true or false)",
-                       re.IGNORECASE)
+                       r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|"
+                       r"seems? (?:too|off|high|low)|my (?:math|maths|number|arithmetic|estimate)|"
+                       r"really (?:only|just)|is (?:it|that|this) really|true or false)", re.IGNORECASE)
 _CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
 _THRESHOLD = {"than", "under", "below", "above", "exceeds", "least", "most"}  # "true or false: faster than 50 tok/s"
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
-_EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|on paper|"
-                        r"in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish)\b", re.IGNORECASE)
-_OBSERVING = {"does", "doing", "gets", "getting", "got", "crawls", "crawling", "stuck", "takes", "took", "taking", "shows",
-              "showed", "reports", "reported", "says", "said", "seeing", "see", "measured", "measures", "observed",
-              "clocks", "logs", "logged", "eta", "currently", "only"}
+_EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|"
+                        r"on paper|in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish)\b",
+                        re.IGNORECASE)
+_OBSERVING = {"does", "doing", "gets", "getting", "got", "crawls", "crawling", "stuck", "takes", "took", "taking",
+              "shows", "showed", "reports", "reported", "says", "said", "seeing", "see", "measured", "measures",
+              "observed", "clocks", "logs", "logged", "eta", "currently", "only"}
 _SEEN_IN = {"trace", "nsys", "profiler", "profile", "logs", "log", "nsight"}  # "~4 ms in nsys"
 
 
@@ -50,8 +51,7 @@ def without_observed_results(r: Reading) -> Reading:
     if not observed:
         return r
     gone = {id(t) for t in observed}
-    # "… crawls at ~9 tok/s. what should one stream get?" asks for the expectation, not for advice
-    tags = [t for t in r.tags if id(t) not in gone and not (t.key == "outside" and t.text.lower() == "what should")]
+    tags = [t for t in r.tags if id(t) not in gone]
     if any(t.key == "days" for t in observed):  # "ETA says 34 days but it has to finish in 21": 21 days
         tags = [_in_days(r, t) for t in tags]
     return Reading(r.question, r.words, tags)
@@ -60,7 +60,7 @@ def without_observed_results(r: Reading) -> Reading:
 def _observed(r: Reading, t: Tag) -> bool:
     """A rate ("9 tok/s") or a time ("25 ms", "34 days") that the run showed: after a word of seeing, or "in nsys"."""
     after = r.words[t.end:t.end + 3]
-    rate = any(c.key in ("tokens_per_s",) and c.start == t.end for c in r.of("CUE"))
+    rate = any(c.start == t.end for c in r.of("CUE", "tokens_per_s"))
     time = t.label == "QUANTITY" and t.key in ("seconds", "days")
     if not (rate or time) or any(c.key == "alpha" and t.end <= c.start <= t.end + 2 for c in r.of("CUE")):
         return False  # (a hop's latency is an input: "5 us per hop")
@@ -69,8 +69,8 @@ def _observed(r: Reading, t: Tag) -> bool:
 
 
 def _in_days(r: Reading, t: Tag) -> Tag:
-    before = r.words[max(t.start - 2, 0):t.start]
-    if t.label == "NUMBER" and before and before[-1] in ("in", "within") and "finish" in r.words[max(t.start - 3, 0):t.start]:
+    before = r.words[max(t.start - 3, 0):t.start]
+    if t.label == "NUMBER" and before and before[-1] in ("in", "within") and "finish" in before:
         return Tag("QUANTITY", "days", t.start, t.end, f"{t.text} days", t.value, "days")
     return t
 
@@ -78,7 +78,7 @@ def _in_days(r: Reading, t: Tag) -> Tag:
 def _claimed(r: Reading, t: Tag) -> bool:
     """A figure right after a claim ("I got 28 GiB", "= 34 GB", "≈ 209 tok/s") or right before the "?"."""
     before = set(r.words[max(t.start - 3, 0):t.start])
-    my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"
     if "true or false" in r.question.lower():  # the statement's figures are its setup; only the threshold is claimed
         return bool(_THRESHOLD & before)
+    my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"
     return bool(_CLAIMS & before) or my_number or r.words[t.end:t.end + 1] == ["?"]

@@ -139,14 +139,12 @@ CUES: dict[str, tuple[str, ...]] = {
                       "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
     "how_big": ("how big", "how large", "how heavy", "how many gb", "how many gigabytes", "how many bytes",
                 "how many gigs", "how many gig", "how many gib", "how many tb", "how many mb", "how many terabytes"),
-    "compute": ("compute", "calculate", "estimate", "estimated", "closest to", "which is closest to", "which is closest",
+    "compute": ("compute", "calculate", "estimate", "estimated", "closest to", "which is closest to",
+                "which is closest",
                 "which is nearest to", "which value is closest to", "approximately", "select the correct",
                 "correct statement", "___", "work out", "figure out", "what is the size", "size of",
                 "determine", "show whether", "show that"),
-    "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be",
-                # the expectation, not advice ("what should I buy?" is outside)
-                "what should it be", "what should it take", "what should they take", "what should that take",
-                "what should i expect", "what should i get", "what should it reach", "what should that be"),
+    "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
     # memory
     "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
     "weights": ("weights", "weight", "weights size"),
@@ -167,7 +165,8 @@ CUES: dict[str, tuple[str, ...]] = {
            "memory of the conversation", "conversation memory", "memory of the chat", "chat memory",
            "remembering", "to remember", "memory of past tokens"),
     "per_token": ("per token", "each token", "each extra token", "per-token", "a token", "every token",
-                  "per additional token", "each additional token", "each new token", "each further token", "every further token", "bytes/token", "bytes per token", "b/token",
+                  "per additional token", "each additional token", "each new token", "each further token",
+                  "every further token", "bytes/token", "bytes per token", "b/token",
                   "per tok", "/token", "per word", "each new word", "each extra word", "every new word"),
     "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
                     "beyond the sliding window", "once past", "past window", "outside the window",
@@ -181,7 +180,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "decode": ("decode", "decodes", "decoding", "generation", "generate", "generates", "inference speed"),
     "speed": ("speed", "fast", "rate"),  # not "quick": "quick one", "quick q" ask nothing about speed
     "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
-                "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step", "ms per step",
+                "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step",
+                "ms per step",
                 "per-token latency", "seconds per token", "time per output token", "each token take",
                 "each new token take", "each new word take", "each word take"),
     "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
@@ -211,8 +211,9 @@ CUES: dict[str, tuple[str, ...]] = {
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "recompute everything", "recompute all layers", "full activation recomputation"),
-    "recompute_none": ("no recompute", "no recomputation", "activation checkpointing none", "activation checkpointing off",
-                       "checkpointing off", "recompute none", "recompute off", "recomputation off", "without recompute", "without recomputation",
+    "recompute_none": ("no recompute", "no recomputation", "activation checkpointing none",
+                       "activation checkpointing off", "checkpointing off", "recompute none", "recompute off",
+                       "recomputation off", "without recompute", "without recomputation",
                        "without any recompute", "without any recomputation",
                        "no activation checkpointing", "without activation checkpointing", "no checkpointing"),
     "recompute_selective": ("selective recompute", "selective recomputation", "selective checkpointing",
@@ -237,7 +238,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "grads": ("gradients", "grads", "gradient", "grad"),
     "nic": ("nic", "nics", "port", "ports", "per gpu", "hca", "rail", "rails"),
     "between": ("between",),
-    "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "per hop", "a hop", "each hop", "startup latency", "launch latency"),
+    "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "per hop", "a hop", "each hop",
+              "startup latency", "launch latency"),
     "root": ("root", "rank 0", "to one rank"),
     # roofline
     "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate", "π/β",
@@ -306,7 +308,12 @@ CUES: dict[str, tuple[str, ...]] = {
                 "acceptance", "page", "pages", "paged", "block", "blocks", "mig", "traffic", "each stage", "every stage",
                 "all stages", "all three stages", "each of the", "how much faster", "how much slower", "how much more",
                 "how much less", "how much bigger", "how much smaller", "faster than", "slower than", "more than",
-                "less than", "bigger than", "smaller than", "than", "not fit", "what now", "what should",
+                "less than", "bigger than", "smaller than", "than", "not fit", "what now",
+                # advice, not a figure ("what should it take?" asks for the expectation)
+                "what should i do", "what should we do", "what should i check", "what should we check",
+                "what should i change", "what should we change", "what should i ask", "what should i use",
+                "what should we use", "what should i buy", "what should we buy", "what should i pick",
+                "what should i choose", "what should i try", "what should a",
                 "how many kv heads", "how many heads", "how many layers", "how many experts", "how many parameters",
                 "how many params", "hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "cold start", "cold starts",
                 "replica count", "quality", "perplexity", "energy", "power", "watts", "tdp", "temperature", "heat",
@@ -570,11 +577,15 @@ def _evaluated(m: re.Match) -> str:
     return f"{value:.12g}" if value < 1e15 else f"{value:.6e}"
 
 
+def _times_1024(m: re.Match) -> str:
+    """'8 x 1024 tokens' → '8192 tokens'; 'seq len 8 x 1024' → 'seq len 8192'."""
+    return str(int(m.group(1)) * 1024) if m.group(1) else f"{m.group(2)} {int(m.group(3)) * 1024}"
+
+
 def _numbers_written_out(text: str) -> str:
     text = _UNDERSCORE_GROUPS.sub(lambda m: m.group(0).replace("_", ""), text)
     text = _SPACE_GROUPS.sub(_grouped, text)
-    text = _TIMES_1024.sub(lambda m: str(int(m.group(1)) * 1024) if m.group(1) else f"{m.group(2)} {int(m.group(3)) * 1024}",
-                           text)
+    text = _TIMES_1024.sub(_times_1024, text)
     return _ARITHMETIC.sub(_evaluated, text)
 
 
@@ -693,12 +704,22 @@ def unit_factor(unit: str, base: str) -> float:
 # --- tagging ---------------------------------------------------------------------------------------------------
 
 
+def _typed_form(question: str) -> str:
+    """The question as the tagger reads it, each step undoing one way readers write."""
+    text = without_options(question)  # a quiz item's answer options
+    text = without_log_figures(text)  # pasted logs and error messages
+    text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
+    text = written(text)  # dictation
+    text = spelled_out(text)  # terse shorthand
+    text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
+    text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
+    return _unjoin(text)
+
+
 def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
     nlp, names, kinds, numbers, vocabulary = _pipeline()
-    text = without_log_figures(without_options(question)).replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
-    text = _unjoin(_KEY_VALUE.sub(_value_first, _FLAG.sub("", _notation(spelled_out(written(text))))))
-    doc = nlp.make_doc(text)
+    doc = nlp.make_doc(_typed_form(question))
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)
     tags = [_memory_variant(doc, _glued_variant(doc, t)) for t in _phrase_tags(doc, names, kinds)
