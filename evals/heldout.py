@@ -22,7 +22,8 @@ from .train import _half, train, training_questions
 SETS = ("readers", "articles", "concepts")
 
 
-def held_out(settings, fold: int) -> dict[str, dict[str, float]]:
+def held_out(settings, fold: int, misses: list[str] | None = None) -> dict[str, dict[str, float]]:
+    """Figures per set; `misses`, when given, collects one line per wrongly refused or wrongly answered question."""
     from service.answer.learned import load_model
 
     from .runner import InProcessTarget
@@ -39,6 +40,9 @@ def held_out(settings, fold: int) -> dict[str, dict[str, float]]:
                 "question_adapter", models)
             a.composer.scorer, a.judge.model = load_model("sentence_ranker", models), load_model("answerable", models)
             rows = [(item, target.ask(item, "hybrid")) for item in items]
+    if misses is not None:
+        misses += [f"{'refused ' if i.answerable else 'answered'} {i.id} [{i.article}] {i.question}"
+                   for i, a in rows if (a.route == "no_answer") == i.answerable]
     out = {}
     for name in SETS:
         answerable = [(i, a) for i, a in rows if i.dataset == name and i.answerable]
@@ -60,9 +64,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.heldout", description=__doc__.splitlines()[0])
     parser.add_argument("--fold", type=int, choices=(0, 1), default=0,
                         help="train on this half of the training questions, answer the other half's dev questions")
+    parser.add_argument("--misses", action="store_true",
+                        help="also list the questions wrongly refused and the refusable ones answered")
     args = parser.parse_args(argv)
-    for name, figures in held_out(Settings(), args.fold).items():
+    misses: list[str] | None = [] if args.misses else None
+    for name, figures in held_out(Settings(), args.fold, misses).items():
         print(f"{name:9} " + "  ".join(f"{k} {v:.3f}" if k != "questions" else f"n={v}" for k, v in figures.items()))
+    for line in misses or []:
+        print(line)
     return 0
 
 

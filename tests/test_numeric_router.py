@@ -943,3 +943,53 @@ def test_a_space_between_two_numbers_is_not_a_digit_group():
 def test_a_quiz_about_a_paper_is_still_not_a_calculation():
     assert route_numeric("Kaplan et al. suggest about 1.7 tokens per parameter (e.g. 70B params → 120B tokens). "
                          "Which reason do the authors give? (a) compute-optimal loss (b) memory limits") is None
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a datasheet pasted in: memory types, generations, lane widths, footnote marks and compute peaks are no inputs
+    ("NVIDIA H200 Tensor Core GPU\nFP8 Tensor Core: 3,958 TFLOPS*\nGPU Memory: 141GB\n\n"
+     "llama 3.1 70b fp8 on one of these at batch 1, tok/s?", "decode", {"gpus": None, "gpu": "h200", "batch": 1}),
+    ("Intel Gaudi 3 (128 GB HBM2e, 3.7 TB/s, 24x 200 GbE RoCE). full fine-tune of Llama 3.1 8B with ZeRO-3 on "
+     "one 8-card node, seq len 4096, micro-batch 1. total memory per card, state + activations?", "memory",
+     {"context": 4096, "batch": 1, "gpus": 8, "primary": "total_bytes"}),
+    # a platform's GPU count, a TPU slice's chip count
+    ("MI300X, 192 GB HBM3. we have 8 on one UBB. deepseek-r1 fp8, 32 sessions at 16k: free memory per GPU?",
+     "memory", {"gpus": 8, "batch": 32, "context": 16384}),
+    ("Cloud TPU v5e slice v5e-256 (197 TFLOPs bf16 per chip). Llama 3 8B on 15T tokens at 50% MFU, time?",
+     "training", {"gpus": 256, "gpu": "tpu-v5e", "mfu": 0.5}),
+    # a link the question rules out; a spec sheet's both-directions figure
+    ("8x H100 PCIe, no NVLink bridges, PCIe Gen5 x16 (128GB/s bidirectional). 1 GB all-reduce, ring -- time?",
+     "collective", {"link": "pcie5", "bandwidth": 64e9}),
+    ("Trn2 NeuronLink-v3: 1.28 TB/s per chip. all-reduce the bf16 grads of llama 3.1 70b across 16 Trainium2 "
+     "chips -- how long?", "collective", {"link": "neuronlink-v3", "bandwidth": None}),
+    ("all-gather of 2 GB over 16 ranks on 800 Gb/s RoCE", "collective", {"bandwidth": 100e9}),
+    # "160k" of a model whose window is 160 × 1,024 tokens
+    ("DeepSeek-R1 at its full 160k context, one request, fp8 latent cache -- how big?", "kv_cache",
+     {"context": 163840}),
+    ("one full checkpoint of qwen2.5 72b, how big?", "memory", {"mode": "training", "primary": "checkpoint_bytes"}),
+])
+def test_spec_sheet_lines(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # the reader states a result, then asks for another quantity: the stated figure is no input
+    ("Qwen2.5-7B's weights are about 15.2 GB in bf16. How many bytes of KV does each token add with an fp16 cache?",
+     "kv_cache", {"kv_precision": "fp16", "primary": "kv_bytes_per_token"}),
+    ("Mixtral 8x7B's bf16 weights take 93.4 GB, not counting the KV. For the KV alone -- 8 sequences at 32k, "
+     "cache in fp8?", "kv_cache", {"batch": 8, "context": 32768, "kv_precision": "fp8"}),
+    ("L40S ridge point is ~419 FLOP/B, so batch-1 decode is obviously memory bound. llama 3.1 8b bf16, one user "
+     "-- tok/s?", "decode", {"gpu": "l40s", "batch": 1}),
+    ("b200 fp8 ridge = 562.5, ok. at an intensity of 1000 flop/byte what do I actually get?", "roofline",
+     {"intensity": 1000, "primary": "attainable_flops"}),
+    ("An all-gather of 4 GB on an 8x B200 NVLink 5 box comes out at ~3.9 ms with alpha-beta. What algbw would "
+     "nccl-tests report for that?", "collective", {"size": 4e9, "alpha_s": None}),
+])
+def test_results_the_reader_already_knows(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_stated_size_is_still_the_budget_when_the_question_asks_about_it():
+    """'the budget is 24 GB. will llama 3.1 8b fit?': the figure is the memory to fit into, not a known result."""
+    routed = _route("the budget is 24 GB. will llama 3.1 8b in bf16 fit?")
+    assert routed.calculator == "memory" and any("“24 GB” given as the memory to fit into" in a for a in routed.assumed)

@@ -26,7 +26,7 @@ _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
 _EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|"
                         r"on paper|in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish)\b",
                         re.IGNORECASE)
-_OBSERVING = {"does", "doing", "gets", "getting", "got", "crawls", "crawling", "stuck", "takes", "took", "taking",
+_OBSERVING = {"does", "doing", "get", "gets", "getting", "got", "crawls", "crawling", "stuck", "takes", "took", "taking",
               "shows", "showed", "reports", "reported", "says", "said", "seeing", "see", "measured", "measures",
               "observed", "clocks", "logs", "logged", "eta", "currently", "only"}
 _SEEN_IN = {"trace", "nsys", "profiler", "profile", "logs", "log", "nsight"}  # "~4 ms in nsys"

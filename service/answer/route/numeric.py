@@ -27,14 +27,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from calculators import INPUT_MODELS, validate
-from calculators.registry import closest_gpus, closest_models
-from calculators.units import fmt_int
+from calculators.registry import closest_gpus, closest_models, find_gpu, find_link, find_model
+from calculators.units import fmt_bandwidth, fmt_int
 
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
 from .check import without_claimed_results, without_observed_results
+from .known import without_known_results
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -230,7 +231,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
     if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state", "no_activations")
-            or (train and _memoryish(r, v)) or (r.has("checkpoint") and (train or r.has("adam", "state")))
+            or (train and _memoryish(r, v)) or (r.has("checkpoint") and (train or r.has("adam", "state") or _full_checkpoint(r)))
             or (r.has("adam") and r.has("memory", "state", "how_much"))
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
@@ -278,13 +279,27 @@ def _calculator(r: Reading, s: Slots) -> str | None:
     return None
 
 
+def _full_checkpoint(r: Reading) -> bool:
+    """'one full checkpoint of X': weights, fp32 master copy and optimizer moments (a training checkpoint)."""
+    return any(r.words[c.start - 1:c.start] == ["full"] for c in r.of("CUE", "checkpoint"))
+
+
+def _joined_to_state(r: Reading) -> bool:
+    """'state + activations', 'weights and activations': the activations asked together with the model state."""
+    words = r.words
+    return any(words[c.start - 2:c.start] in (["state", "+"], ["state", "and"], ["states", "+"], ["weights", "+"],
+                                                ["state", "plus"], ["weights", "and"], ["weights", "plus"])
+               for c in r.of("CUE", "activations"))
+
+
 def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
     v = s.values
     if calculator == "memory" and inputs.get("mode") == "training":
         if r.has("checkpoint"):
             return "checkpoint_bytes"
         if r.has("activations") and not r.has("no_activations"):
-            return "activation_bytes"
+            # "total memory per card, state + activations": the sum; "the activations alone": their share
+            return "total_bytes" if r.has("total") or _joined_to_state(r) else "activation_bytes"
         if _how_many_gpus(r):
             return "min_gpus"
         return "training_state_bytes"
@@ -421,9 +436,12 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
     counts = [t for t in s.token_counts if t.value < 1e9]
     if counts:
         t = counts[0]
-        out.set("context", int(round(t.value)))
+        value = _full_window(out.s.values.get("model"), t) or int(round(t.value))
+        out.set("context", value)
         number = t.text.split()[0] if t.text.split() else t.text
-        if t.key != "tokens_labelled" and (t.unit or not number.replace(",", "").replace(".", "").isdigit()):
+        if value != int(round(t.value)):
+            out.note(f"“{t.text}” read as {fmt_int(value)} tokens (the model's whole window, {fmt_int(value // 1024)} × 1,024)")
+        elif t.key != "tokens_labelled" and (t.unit or not number.replace(",", "").replace(".", "").isdigit()):
             out.note(f"“{t.text}” read as {fmt_int(t.value)} tokens")
         return
     if loose_ok:
@@ -433,6 +451,16 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
                 out.set("context", int(t.value))
                 out.note(f"“{t.text}” read as the context length ({fmt_int(t.value)} tokens)")
                 return
+
+
+def _full_window(model: str | None, t: Tag) -> int | None:
+    """'160k' of DeepSeek-R1 is its 163,840-token window (160 × 1,024): a 'k' read as 1,000 (160 is no power of
+    two) that, times 1,024, is exactly the named model's window is that window."""
+    if not model or t.unit.lower() != "k" or t.value % 1000:
+        return None
+    spec = find_model(model)
+    window = spec.config.max_position_embeddings if spec else None
+    return window if window == t.value // 1000 * 1024 else None
 
 
 def _memory(out: _Inputs, training: bool) -> None:
@@ -456,10 +484,16 @@ def _memory(out: _Inputs, training: bool) -> None:
         out.set("gpus", _gpus(out))
         _context(out, loose_ok=r.has("kv", "context"))
         out.set("batch", v.get("batch"))
-    if out.s.capacity is None and "size" in v:
+    if out.s.capacity is None and "size" in v and not _own_memory(v.get("gpu"), v["size"]):
         out.s.capacity = v["size"]
         out.note(f"“{out.s.size_text}” given as the memory to fit into: compare it with the total"
                  + ("" if "gpu" in v else " (the fit check below is against the default GPU)"))
+
+
+def _own_memory(gpu: str | None, size: float) -> bool:
+    """'Gaudi 3 … 128 GB HBM2e': the named part's own memory, copied from its spec sheet (no other budget)."""
+    spec = find_gpu(gpu) if gpu else None
+    return bool(spec and abs(size - spec.memory_bytes) <= 0.03 * spec.memory_bytes)
 
 
 def _kv(out: _Inputs, _: bool) -> None:
@@ -479,6 +513,24 @@ def _decode(out: _Inputs, _: bool) -> None:
     out.set("gpus", v.get("tp") or _gpus(out))
     _context(out, loose_ok=out.r.has("context", "kv"))
     out.set("efficiency", v.get("efficiency") or v.get("percent"))
+
+
+def _spec_sheet_link(out: _Inputs) -> None:
+    """'4th-gen Infinity Fabric, 896 GB/s aggregate per GPU', 'NeuronLink-v3: 1.28 TB/s per chip': a spec sheet's
+    figure for both directions of the link the question names (or its GPU's own), twice the per-direction
+    bandwidth the registry keeps, is that link: it is used, with its per-step α (scale-up links only: a NIC's
+    speed is quoted per direction, "800 Gb/s RoCE" is no 400 GbE link both ways)."""
+    values = out.values
+    gpu = find_gpu(out.s.values["gpu"]) if "gpu" in out.s.values else None
+    link = find_link(values.get("link") or (gpu.link if gpu else "") or "")
+    given = values.get("bandwidth")
+    if link is None or given is None:
+        return
+    if link.scope != "inter-node" and abs(given - 2 * link.bandwidth) <= 0.01 * given:
+        del values["bandwidth"]
+        values["link"] = link.id
+        out.note(f"{fmt_bandwidth(given)} is {link.name}'s figure for both directions: "
+                 f"its {fmt_bandwidth(link.bandwidth)} each way used")
 
 
 def _collective(out: _Inputs, _: bool) -> None:
@@ -511,6 +563,7 @@ def _collective(out: _Inputs, _: bool) -> None:
         out.set("ranks", ranks)
         out.set("link", v.get("link") or v.get("inter_link"))
         out.set("bandwidth", v.get("bandwidth"))
+        _spec_sheet_link(out)
     latency = [t for t in r.of("QUANTITY", "seconds") if r.has("latency", "alpha")]
     if latency:  # "with 5 us latency per step": the per-step latency α, instead of the link's
         out.set("alpha_s", latency[0].value)
@@ -569,7 +622,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
                   subject: str | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
-    r = without_observed_results(without_claimed_results(question, read_what_if(question) or tag(question)))
+    r = without_known_results(without_observed_results(
+        without_claimed_results(question, read_what_if(question) or tag(question))))
     _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)

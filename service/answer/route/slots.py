@@ -35,7 +35,7 @@ _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _NODE_NOUNS = set(COUNT_NOUNS["nodes"])
 _PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
 # "<size> per step": still the size of one collective call, not a rate
-_PER_CALL = {"step", "iteration", "iter", "call", "op", "message", "microbatch", "micro", "layer"}
+_PER_CALL = {"step", "iteration", "iter", "call", "op", "message", "microbatch", "micro", "layer", "rank"}
 
 
 @dataclass
@@ -103,6 +103,8 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
     for t in r.of("UNKNOWN_GPU"):
         s.unknown_gpu = s.unknown_gpu or t.text
     for t in r.of("LINK"):
+        if set(r.words[max(0, t.start - 2):t.start]) & _NEGATIONS:
+            continue  # "no NVLink bridges", "without InfiniBand": the link the question rules out
         key, note = _own_link(t, v.get("gpu"))
         scope = links().entries[key].scope
         slot = "inter_link" if scope == "inter-node" else "link"
@@ -116,6 +118,9 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
         else:
             v.setdefault("fsdp", t.key.split("_")[1])
     _op(r, s)
+
+
+_NEGATIONS = {"no", "without", "not", "non", "lacking"}
 
 
 def _own_link(t: Tag, gpu: str | None) -> tuple[str, str]:

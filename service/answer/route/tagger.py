@@ -69,6 +69,7 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  
 from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
+from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
 
 
@@ -132,7 +133,7 @@ class Reading:
 # CUE name → phrases. A phrase is matched on the tokens' NORMs; "-" and "_" between words are optional.
 CUES: dict[str, tuple[str, ...]] = {
     # what is asked
-    "how_much": ("how much",), "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest",
+    "how_much": ("how much", "what do i get", "what do i actually get", "what do we get", "what would i get"), "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest",
                                             "number of"),
     "how_long": ("how long", "how much time"),
     "time_to_train": ("training time", "time to train", "train time", "time to pretrain", "wall clock", "wallclock",
@@ -207,7 +208,8 @@ CUES: dict[str, tuple[str, ...]] = {
                        "ignore activations", "not counting activations", "activations aside", "minus activations"),
     "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem",
                     "acts estimate", "acts memory", "in-between results"),
-    "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size", "save file", "saved file"),
+    "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size", "save file", "saved file", "saved checkpoint",
+                   "saved checkpoints"),
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "recompute everything", "recompute all layers", "full activation recomputation"),
@@ -407,6 +409,8 @@ _BYTE_UNITS = {
 BYTE_WORDS = frozenset(_BYTE_UNITS) - {"b"}  # "b" is also a billion
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9,
                 "billion": 1e9, "t": 1e12, "trillion": 1e12, "tn": 1e12}
+_FLOP_RATES = {"gflops": 1e9, "tflops": 1e12, "tflop": 1e12, "teraflops": 1e12, "pflops": 1e15, "petaflops": 1e15,
+               "tops": 1e12, "pflop": 1e15}
 _TOKEN_WORDS = ("token", "tokens", "tok", "toks", "tokns")
 _PARAM_WORDS = ("param", "params", "parameter", "parameters", "model", "models", "llm", "dense", "network",
                 "transformer", "weights")
@@ -647,6 +651,8 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
             [num, {"NORM": {"IN": ["flop", "flops", "ops", "op"]}}, {"NORM": {"IN": ["/", "per"]}},
              {"NORM": {"IN": ["b", "byte"]}}],
         ],
+        # a compute peak ("989 TFLOPS", "3,958 teraFLOPS"): no calculator takes one, the answer says it was not used
+        "QUANTITY/flop_rate": [[num, {"NORM": {"IN": sorted(_FLOP_RATES)}}]],
         "QUANTITY/days": [[num, joiner, {"NORM": {"IN": list(_DURATIONS)}}]],
         "QUANTITY/seconds": [[num, {"NORM": {"IN": ["ms", "s", "sec", "secs", "seconds", "µs", "us", "milliseconds",
                                                   "microseconds", "ns", "nanoseconds", "minutes", "min", "mins"]}}]],
@@ -711,6 +717,7 @@ def _typed_form(question: str) -> str:
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = written(text)  # dictation
     text = spelled_out(text)  # terse shorthand
+    text = as_read(text)  # pasted spec-sheet lines
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     return _unjoin(text)
@@ -925,9 +932,15 @@ def _quantity(span: Span) -> Tag | None:
         return Tag("QUANTITY", "bandwidth", span.start, span.end, span.text, number * 1e9 / 8, unit)
     if kind == "bytes":
         value = number * unit_factor(_BYTE_UNITS[words[0]], "B")
+    elif kind == "flop_rate":
+        value = number * _FLOP_RATES[words[0]]
     elif kind == "bandwidth":
         factor, reading = _rate(texts)
         value = number * factor
+        doc = span.doc
+        if counts_both_ways(doc[max(0, span.start - 2):min(len(doc), span.end + 2)].text):
+            return Tag("QUANTITY", kind, span.start, span.end, span.text, value / 2, unit,
+                       note=f"“{span.text}” counts both directions: {value / 2e9:g} GB/s each way used")
         if reading:
             return Tag("QUANTITY", kind, span.start, span.end, span.text, value, unit,
                        note=f"“{span.text}” read as bytes per second ({number:g} GB/s; Gb/s would be bits)")
