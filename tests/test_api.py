@@ -42,6 +42,15 @@ def test_the_pastry_called_mooncake_is_not_the_serving_system(http):
     assert body["route"] == "no_answer"
 
 
+def test_todays_prices_are_not_covered_but_what_the_article_says_about_cost_is(http):
+    """The site is dated and tracks no market: a price *now* is refused; what the cache saves is answered."""
+    body = http.post("/v1/ask", json={"question": "kv cache cost per token this week", "article": "kv-cache"}).json()
+    assert body["route"] == "no_answer"
+    body = http.post("/v1/ask", json={"question": "what does it cost to produce a token without the cache",
+                                      "article": "kv-cache"}).json()
+    assert body["route"] == "retrieval"
+
+
 def test_a_question_the_article_misses_is_answered_from_a_linked_concept(http):
     body = http.post("/v1/ask", json={"question": "How does prefix caching hash cache blocks so requests can share them?",
                                       "article": "kv-cache"}).json()

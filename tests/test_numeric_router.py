@@ -993,3 +993,8 @@ def test_a_stated_size_is_still_the_budget_when_the_question_asks_about_it():
     """'the budget is 24 GB. will llama 3.1 8b fit?': the figure is the memory to fit into, not a known result."""
     routed = _route("the budget is 24 GB. will llama 3.1 8b in bf16 fit?")
     assert routed.calculator == "memory" and any("“24 GB” given as the memory to fit into" in a for a in routed.assumed)
+
+
+def test_what_a_provider_charges_is_no_calculation():
+    """"how much does moonshot charge for kimi": a price, not Kimi's memory (the site tracks no prices)."""
+    assert route_numeric("how much does moonshot charge for kimi right now") is None

@@ -9,7 +9,8 @@ unanswerable questions as possible while wrongly refusing at most 1% of answerab
 set at 2% still refused 3.4–3.8% of its answerable questions, above the 3% target). Without a trained
 model, the rule it replaced: the best passage's support (cosine + lexical weight × coverage) must reach
 `SUPPORT_THRESHOLD`. A question with nothing of the reader's in it (an injection alone, "1 2 3") is refused
-either way. `scope` is `article` when the best passage is the reader's article, else `site`.
+either way, and so is one about today's prices (the site is dated and tracks no market). `scope` is
+`article` when the best passage is the reader's article, else `site`.
 """
 from __future__ import annotations
 
@@ -40,12 +41,18 @@ def judge_features(retrieved: Retrieved, quotes: list[Quote]) -> dict[str, float
             "asked_unit_cov": best("cov"), "asked_unit_head_cov": best("cov_ctx"), "best_unit_cov": best("cov_subject")}
 
 
+def _asks_todays_market(retrieved: Retrieved) -> bool:
+    """A price, a cost or a share price *now* ("h100 rental price right now", "what is lambda labs charging this
+    week"): the site is dated and tracks no market, so whatever it says about costs cannot answer that."""
+    return bool(retrieved.question.get("asks_now") and retrieved.question.get("asks_price"))
+
+
 class Judge:
     def __init__(self, threshold: float, model: BlendedModel | LinearModel | None = None):
         self.threshold, self.model = threshold, model
 
     def decide(self, reading: Reading, retrieved: Retrieved, quotes: list[Quote]) -> Verdict:
-        if reading.asks_nothing or not retrieved.candidates:
+        if reading.asks_nothing or not retrieved.candidates or _asks_todays_market(retrieved):
             return Verdict(False, 0.0, None)
         if self.model is not None:
             confidence = self.model.probability(judge_features(retrieved, quotes))

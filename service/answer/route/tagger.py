@@ -300,7 +300,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "mean": ("mean", "means", "meaning", "stand for", "stands for", "definition"),
     "where": ("where", "when"),
     # quantities no calculator computes: a question about one of them is not a calculation
-    "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "dollar", "dollars", "$", "usd", "cheap",
+    "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charging", "dollar", "dollars", "$", "usd", "cheap",
                 "cheaper", "lora", "qlora", "adapter", "adapters", "storage", "read bandwidth", "write bandwidth",
                 "read throughput", "write throughput", "ssd", "nvme", "interrupted", "interruption", "interruptions",
                 "failure", "failures", "fail", "failed", "requests per second", "requests/s", "qps", "rps",
