@@ -998,3 +998,24 @@ def test_a_stated_size_is_still_the_budget_when_the_question_asks_about_it():
 def test_what_a_provider_charges_is_no_calculation():
     """"how much does moonshot charge for kimi": a price, not Kimi's memory (the site tracks no prices)."""
     assert route_numeric("how much does moonshot charge for kimi right now") is None
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a pasted sheet's lines are sentences: its power and storage rows are the setup, the last line asks
+    ("H100 SXM5 datasheet\nBF16 Tensor Core  1,979 teraFLOPS*\nGPU memory bandwidth  3.35TB/s\nMax TDP  Up to 700W\n"
+     "* With sparsity\nso what's the dense bf16 ridge point?", "roofline", {"gpu": "h100-sxm", "precision": "bf16"}),
+    ("storage sizing for our checkpoint tier (PCIe Gen5 NVMe, 30.72TB per U.2 drive): one full training checkpoint "
+     "of Llama 3.1 405B -- how many TB?", "memory", {"primary": "checkpoint_bytes", "mode": "training"}),
+    # a system named for its GPUs, and the part's memory in brackets: the variant, not a buffer size
+    ("DGX A100 (40GB SXM4 version): 600 GB/s total bandwidth. tree all-reduce of 512 MB over the 8 GPUs?",
+     "collective", {"gpu": "a100-40gb", "size": 512_000_000, "ranks": 8}),
+    # counts and rates written out
+    ("A legal-review service holds twelve open sessions on Mixtral 8x7B, each of 24,000 tokens. With a BF16 cache, "
+     "compute the total KV-cache size.", "kv_cache", {"batch": 12, "context": 24000}),
+    ("tree all reduce of sixteen megs over one hundred twenty eight ranks um twelve point five gigabytes a second",
+     "collective", {"bandwidth": 12.5e9}),
+    ("all-reduce 8 GB across 16 nodes of 8 h200 with eight hundred gigabit per gpu", "collective",
+     {"nic_bandwidth": 100e9}),
+])
+def test_sheet_lines_systems_and_rates_in_words(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -132,7 +132,8 @@ def _in_the_setup(r: Reading, cue: Tag) -> bool:
     """The cue is in a sentence before the last, and the last asks for a figure: a problem's setup, then
     "Compute …" / "Determine …" / "how much …?"."""
     last = len(r.words) - 1
-    ends = [i for i, w in enumerate(r.words[:last]) if w in (".", "!", ";") or (len(w) > 1 and w.endswith("."))]
+    ends = [i for i, w in enumerate(r.words[:last])
+            if w in (".", "!", ";") or (len(w) > 1 and w.endswith(".")) or "\n" in w]  # (a pasted sheet's lines)
     asked_from = ends[-1] + 1 if ends else 0  # where the last sentence starts
     return cue.start < asked_from and any(t.start >= asked_from and t.key in _ASKING for t in r.of("CUE"))
 
@@ -155,7 +156,7 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         # ships it in": the release precision
         return (any(p.start == cue.end or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))
                 or r.words[cue.start - 1:cue.start] == ["as"])
-    if word == "storage":  # "our storage team wants the size of one checkpoint": a size, not storage speed
+    if word in ("storage", "nvme", "ssd", "ssds"):  # "our storage team wants the size of one checkpoint": a size
         return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
     if word in ("gemm", "matmul", "code"):  # "a gemm at intensity 120", "my code does 20 FLOPs for each byte":
         return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")  # a roofline question about it

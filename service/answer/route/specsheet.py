@@ -30,6 +30,10 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"\b(\d+)(?=\s+on\s+(?:one|a|the|each)\s+(?:UBB|baseboard|board|node|box|server|chassis)\b)", r"\1 GPUs"),
     (r"\b(?:over|across)\s+all\s+(\d+)\b(?!\s*(?:gpus?|cards?|chips?|ranks?|nodes?|devices?|accelerators?))",
      r"over \1 GPUs"),
+    # a system named for its GPUs: "DGX A100", "HGX H200" (eight of them; the question says how many it uses)
+    (r"\b[DH]GX[\s-]+(?=(?:A100|H100|H200|H20|B200|B300)\b)", ""),
+    # a form factor's generation: "SXM4", "SXM5" (the part's name already says which)
+    (r"\b(SXM|OAM)\d\b", r"\1"),
     # a spec sheet's row label: "FP8 Tensor Core: 3,958 TFLOPS" (Tensor Cores are no tensor parallelism)
     (r"\btensor[\s-]*cores?\b", ""),
     # a footnote mark glued to a figure's unit: "3,958 TFLOPS*"

@@ -631,7 +631,10 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
         "QUANTITY/bandwidth": [
             [num, rate_prefix, *per_second], [num, {"TEXT": {"REGEX": r"^(?:[kmgtKMGT]bps|[KMGT]Bps)$"}}],
             [num, rate_prefix, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
-            [num, {"LOWER": {"IN": sorted(_SPELLED_RATES)}}, {"NORM": "per"}, {"NORM": {"IN": ["second", "sec", "s"]}}],
+            [num, {"LOWER": {"IN": sorted(_SPELLED_RATES)}}, {"NORM": {"IN": ["per", "a"]}},
+             {"NORM": {"IN": ["second", "sec", "s"]}}],
+            # "800 gigabit" (a NIC's speed: bits per second), "400 gigabit ethernet"
+            [num, {"LOWER": {"IN": ["gigabit", "terabit"]}}],
             [num, {"TEXT": {"REGEX": "^[gG]$"}, "SPACY": True}, {"NORM": {"IN": _NETWORK_WORDS}}],
             [num, {"TEXT": {"REGEX": "^[gG]$"}}],
         ],
@@ -658,7 +661,8 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
                                                   "microseconds", "ns", "nanoseconds", "minutes", "min", "mins"]}}]],
         **{f"COUNT/{noun}": [[num, joiner, pattern], [num, {"NORM": {"IN": ["concurrent", "parallel", "simultaneous",
                                                                              "active", "separate", "different",
-                                                                             "total"]}}, pattern]]
+                                                                             "total", "open", "live", "running",
+                                                                             "ongoing"]}}, pattern]]
            for noun, pattern in nouns.items()},
         "COUNT/way": [[num, joiner, {"NORM": "way"}]],
     }
@@ -976,7 +980,7 @@ def _k(number: float, word: str) -> float:
 
 # rates written out: "190 gigabytes per second", "400 gigabits per second"
 _SPELLED_RATES = {"kilobytes": "kB", "megabytes": "MB", "gigabytes": "GB", "terabytes": "TB", "kilobits": "kbit",
-                  "megabits": "Mbit", "gigabits": "Gbit", "terabits": "Tbit"}
+                  "megabits": "Mbit", "gigabits": "Gbit", "terabits": "Tbit", "gigabit": "Gbit", "terabit": "Tbit"}
 
 
 def _rate(texts: list[str]) -> tuple[float, str]:
@@ -1178,14 +1182,18 @@ def _glued_variant(doc: Doc, t: Tag) -> Tag:
 
 
 def _memory_variant(doc: Doc, t: Tag) -> Tag:
-    """'a100 40g': a part's memory written after it, "g" for GB, names that variant (not a 40 Gb/s link)."""
-    k = t.end
-    if t.label != "GPU" or k + 1 >= len(doc) or not doc[k].like_num or doc[k].whitespace_ or doc[k + 1].lower_ != "g":
+    """'a100 40g', 'A100 (40GB SXM4 version)': a part's memory written after it names that variant (not a 40 Gb/s
+    link, nor a buffer of 40 GB)."""
+    k = t.end + (t.end < len(doc) and doc[t.end].text == "(")
+    if t.label != "GPU" or k + 1 >= len(doc) or not doc[k].like_num:
         return t
-    typed = doc[t.start:k + 2].text
-    spec = find_gpu(typed)
+    unit = doc[k + 1].lower_
+    if not (unit == "g" and not doc[k].whitespace_) and unit not in ("gb", "gig"):
+        return t
+    spec = find_gpu(f"{doc[t.start:t.end].text} {doc[k].text}gb")
     if spec is None:
         return t
+    typed = doc[t.start:k + 2].text
     return Tag("GPU", spec.id, t.start, k + 2, typed, note=_reading_note("GPU", typed, spec.id))
 
 
