@@ -20,6 +20,7 @@ from ingest.sentences import Unit, first_sentence, units
 
 from .features import REFERENCE_SECTIONS
 from .learned import LinearModel
+from .expansion import asked_abbreviations, spells_out
 from .markers import MARKER
 from .models import Citation
 from .reading import Reading
@@ -98,6 +99,10 @@ class ExtractiveComposer:
         ranked = sorted(quotes, key=lambda q: (-q.score, q.rank, q.unit.index))
         if not ranked:
             return []
+        abbreviations = asked_abbreviations(reading.corrected, reading.text)
+        spelled = next((q for q in ranked if any(spells_out(a, q.unit.text) for a in abbreviations)), None)
+        if spelled is not None:  # "what does fsdp stand for": the sentence that spells it out leads
+            ranked = [spelled] + [q for q in ranked if q is not spelled]
         if reading.sides:  # a comparison: one sentence on each side, in the order the reader named them
             picked: list[Quote] = []
             for side in map(terms, reading.sides):
