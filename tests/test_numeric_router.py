@@ -1019,3 +1019,32 @@ def test_what_a_provider_charges_is_no_calculation():
 ])
 def test_sheet_lines_systems_and_rates_in_words(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # European number formats: a decimal comma is no figure ten times too big, a thousands dot no fraction
+    ("Wie lange dauert Llama 3.1 8B auf 1,5T Tokens mit 384 H100 bei MFU 0,38?", "training",
+     {"tokens": 1.5e12, "mfu": 0.38, "gpus": 384, "primary": "time_s"}),
+    ("70B model ko 2T tokens pe train karna hai 1.024 H200 pe, MFU 0,42 — kitne din lagenge?", "training",
+     {"gpus": 1024, "mfu": 0.42}),
+    ("reduce-scatter of a 6,4 GB buffer over 32 ranks on RoCE 400GbE — time?", "collective", {"size": 6.4e9}),
+    ("kv for gpt-oss-120b @ 65.536 ctx, 16 parallel seqs, fp8 cache — GB?", "kv_cache", {"context": 65536}),
+    ("combien de temps pour un all-gather de 2 Go sur 8 H200 en NVLink ?", "collective", {"size": 2e9, "ranks": 8}),
+    # the question's words in another language
+    ("passt Qwen 2.5 72B in bf16 auf 2x H200?? wieviel bleibt pro GPU frei", "memory",
+     {"gpus": 2, "primary": "free_bytes"}),
+    ("cuantas L40S necesito para llama 3.1 405b en int4, solo los pesos", "memory", {"primary": "min_gpus"}),
+    ("All-Reduce von 512 MB über 4 Knoten à 8 GPUs, InfiniBand NDR 400 Gb/s pro GPU — wie lange dauert das?",
+     "collective", {"nodes": 4, "gpus_per_node": 8}),
+    # local runners: GGUF quant names, llama-server's parallel slots, "tk/s"
+    ("llama 3.1 8b Q4_K_M on a 4090, whats the theoretical max tk/s", "decode", {"precision": "int4"}),
+    ("running llama-server with llama 3.1 8b F16 gguf, -np 4 so 4 slots of 8k ctx each, fp16 kv. total vram "
+     "needed for weights + cache?", "memory", {"batch": 4, "precision": "fp16"}),
+])
+def test_other_languages_number_formats_and_local_runners(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_list_and_a_digit_group_keep_their_commas():
+    _assert_routed("all-reduce of 1,024 MB over 8 h100", "collective", {"size": 1_024_000_000})
+    _assert_routed("rtx pro 6000 ridge point in fp8", "roofline", {"gpu": "rtx-pro-6000"})

@@ -34,6 +34,8 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"\b[DH]GX[\s-]+(?=(?:A100|H100|H200|H20|B200|B300)\b)", ""),
     # a form factor's generation: "SXM4", "SXM5" (the part's name already says which)
     (r"\b(SXM|OAM)\d\b", r"\1"),
+    # a card's form factor: "single-slot low profile", "dual-slot" (no slots of a server to count)
+    (r"\b(?:single|dual|double|triple|2|3)[- ]slot\b", ""),
     # a spec sheet's row label: "FP8 Tensor Core: 3,958 TFLOPS" (Tensor Cores are no tensor parallelism)
     (r"\btensor[\s-]*cores?\b", ""),
     # a footnote mark glued to a figure's unit: "3,958 TFLOPS*"

@@ -66,6 +66,7 @@ from spacy.matcher import Matcher  # noqa: E402
 from spacy.tokens import Doc, Span, Token  # noqa: E402
 from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  # noqa: E402
 
+from .languages import in_english  # noqa: E402
 from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
@@ -176,7 +177,7 @@ CUES: dict[str, tuple[str, ...]] = {
     # decode
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
                      "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
-                     "token/sec", "token per second", "token per sec",
+                     "token/sec", "token per second", "token per sec", "tk/s", "tk/sec", "tks/s",
                      "words per second", "words a second", "words per sec", "words/s", "word per second"),
     "decode": ("decode", "decodes", "decoding", "generation", "generate", "generates", "inference speed"),
     "speed": ("speed", "fast", "rate"),  # not "quick": "quick one", "quick q" ask nothing about speed
@@ -397,7 +398,7 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
-              "queries", "usr", "usrs", "ppl", "people", "req", "reqs"),
+              "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
@@ -719,6 +720,7 @@ def _typed_form(question: str) -> str:
     text = without_options(question)  # a quiz item's answer options
     text = without_log_figures(text)  # pasted logs and error messages
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
+    text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
     text = spelled_out(text)  # terse shorthand
     text = as_read(text)  # pasted spec-sheet lines
