@@ -1036,6 +1036,8 @@ def test_sheet_lines_systems_and_rates_in_words(question, calculator, expected):
     ("cuantas L40S necesito para llama 3.1 405b en int4, solo los pesos", "memory", {"primary": "min_gpus"}),
     ("All-Reduce von 512 MB über 4 Knoten à 8 GPUs, InfiniBand NDR 400 Gb/s pro GPU — wie lange dauert das?",
      "collective", {"nodes": 4, "gpus_per_node": 8}),
+    ("wie viel Speicher braucht llama 3.1 70b in fp8 mit 32k Kontext für 16 Nutzer?", "memory",
+     {"batch": 16, "context": 32768}),
     # local runners: GGUF quant names, llama-server's parallel slots, "tk/s"
     ("llama 3.1 8b Q4_K_M on a 4090, whats the theoretical max tk/s", "decode", {"precision": "int4"}),
     ("running llama-server with llama 3.1 8b F16 gguf, -np 4 so 4 slots of 8k ctx each, fp16 kv. total vram "

@@ -25,7 +25,7 @@ PASSAGE_FEATURES = ("cos", "cos_gap", "unit_cos", "unit_cos_top2", "unit_cos_gap
                     "is_concept", "is_source", "is_lead", "is_refs", "doc_start", "subject_added", "n_terms")
 QUESTION_FEATURES = ("top_score", "score_gap", "top_cos", "top_cov", "top_head_cov", "max_cov", "asked_cov",
                      "rare_terms", "rare_missing", "rarest_missing", "oov_share", "oov_words", "oov_english",
-                     "oov_names", "asks_now", "asks_price",
+                     "oov_names", "asks_now", "asks_price", "asks_procedure",
                      "injection", "n_terms", "on_page", "top_in_article", "subject_added")
 _RARE_SHARE = 20  # a term is rare when at most one section in this many contains it
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
@@ -34,6 +34,11 @@ _NOW = re.compile(r"\b(today|tonight|right now|currently|this (?:week|month|year
                   r"latest|as of now|at the moment|nowadays)\b", re.IGNORECASE)
 _PRICE = re.compile(r"\b(price[sd]?|pricing|cost[s]?|charg(?:e|es|ing)|rent(?:al)?|tariff|valued?|valuation|revenue|"
                     r"stock|salary|cheap(?:est)?|buy|\$)\b", re.IGNORECASE)
+# A tool's how-to ("how do i turn on the kv cache in llama.cpp", "config.pbtxt for triton", "the mlxfwmanager
+# command"): the site explains how systems work, and its sentences about a tool rarely say which buttons to press.
+_PROCEDURE = re.compile(r"\bhow (?:do|can|would|should) (?:i|we|you)\b|\bhow to\b|\b(?:commands?|cli|flags?|"
+                        r"config(?:uration)?|install(?:ing)?|set ?up|configure|enable|turn on|steps to|tutorial|script|"
+                        r"helm|yaml|syntax|example code|snippet)\b", re.IGNORECASE)
 REFERENCE_SECTIONS = frozenset({"sources", "references", "further reading"})  # lists of sources, not explanations
 
 
@@ -137,6 +142,7 @@ def question_features(reading: Reading, ranked: list[Candidate], english: frozen
         "rarest_missing": max((weights.weight(t) for t in asked - found), default=0.0) / math.log(1 + weights.n),
         "asks_now": float(bool(_NOW.search(reading.corrected))),
         "asks_price": float(bool(_PRICE.search(reading.corrected))),
+        "asks_procedure": float(bool(_PROCEDURE.search(reading.corrected))),
         "injection": float(reading.injection),
         "top_score": ranked[0].score if ranked else 0.0,
         "score_gap": ranked[0].score - ranked[1].score if len(ranked) > 1 else 0.0,

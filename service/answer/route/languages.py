@@ -26,25 +26,26 @@ _PHRASES = [(re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.I), words) for patt
     # German
     (r"wie viele", "how many"), (r"wie ?viel", "how much"), (r"wie lange(?: dauert(?: das)?)?", "how long"),
     (r"passt", "does it fit"), (r"brauch(?:e|t)?(?: ich)?", "do i need"), (r"mindestens", "at least"),
-    (r"speicher", "memory"), (r"karten", "cards"), (r"gewichte", "weights"), (r"knoten", "nodes"),
+    (r"speicher", "memory"), (r"karten", "cards"), (r"(?:be)?nutzer(?:n|innen)?", "users"), (r"anfragen", "requests"),
+    (r"kontext", "context"), (r"gewichte", "weights"), (r"knoten", "nodes"),
     (r"bleibt", "left"), (r"frei", "free"), (r"milliarden", "billion"), (r"billionen", "trillion"),
     (r"tage", "days"), (r"stunden", "hours"), (r"rechenaufwand", "compute"), (r"über", "over"), (r"auf", "on"),
     (r"mit", "with"), (r"für", "for"), (r"nur", "only"), (r"pro(?= (?:gpu|karte|knoten|node|chip|rank))", "per"),
     # Spanish
     (r"cu[aá]nt[ao]s?(?: tiempo)? tarda", "how long"), (r"cu[aá]nt[ao] tiempo", "how long"),
     (r"cu[aá]nt[ao]s", "how many"), (r"cu[aá]nt[ao]", "how much"), (r"necesito", "do i need"),
-    (r"pesos", "weights"), (r"memoria", "memory"), (r"horas", "hours"), (r"d[ií]as", "days"),
+    (r"pesos", "weights"), (r"usuarios", "users"), (r"peticiones|solicitudes", "requests"), (r"contexto", "context"), (r"memoria", "memory"), (r"horas", "hours"), (r"d[ií]as", "days"),
     (r"entrenar", "train"), (r"con", "with"), (r"sobre", "over"), (r"libre", "free"),
     (r"mil millones", "billion"), (r"solo", "only"), (r"desde", "from"), (r"por", "per"),
     (r"segundos?", "second"),
     # French
     (r"combien de temps", "how long"), (r"combien", "how much"), (r"m[ée]moire", "memory"), (r"jours", "days"),
-    (r"heures", "hours"), (r"sur", "on"), (r"avec", "with"), (r"reste", "left"), (r"milliards", "billion"),
+    (r"heures", "hours"), (r"utilisateurs", "users"), (r"requ[êe]tes", "requests"), (r"contexte", "context"), (r"sur", "on"), (r"avec", "with"), (r"reste", "left"), (r"milliards", "billion"),
     (r"totale?", "total"), (r"à", "of"),
     # Portuguese and Italian
     (r"quanto tempo(?: (?:leva|demora|ci vuole))?", "how long"), (r"quant[ao]s|quante|quanti", "how many"),
     (r"quanto", "how much"), (r"preciso", "do i need"), (r"treinar", "train"),
-    (r"mem[óo]ria", "memory"), (r"giorni", "days"), (r"ore", "hours"), (r"em", "in"),
+    (r"mem[óo]ria", "memory"), (r"usu[áa]rios|utenti", "users"), (r"requisi[çc][õo]es|richieste", "requests"), (r"giorni", "days"), (r"ore", "hours"), (r"em", "in"),
     # Hindi in Latin letters
     (r"kitne din", "how many days"), (r"kitna time", "how long"), (r"kitne|kitni", "how many"),
     (r"kitna", "how much"), (r"lagega|lagenge|lagegi|milenge|milega|chahiye|hain|hai|yaar|sirf", ""),
