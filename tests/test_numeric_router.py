@@ -1050,3 +1050,19 @@ def test_other_languages_number_formats_and_local_runners(question, calculator, 
 def test_a_list_and_a_digit_group_keep_their_commas():
     _assert_routed("all-reduce of 1,024 MB over 8 h100", "collective", {"size": 1_024_000_000})
     _assert_routed("rtx pro 6000 ridge point in fp8", "roofline", {"gpu": "rtx-pro-6000"})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("gpt-oss-20b finetune on 1B tokens, 8x rented a100 80gb at 35% MFU. wall clock?", "training", {"gpus": 8}),
+    ("renting a single a100 80gb to train qwen2.5 7b. at 4096 seq len, micro batch 1, full gradient checkpointing, "
+     "how much memory do the activations alone take?", "memory", {"recompute": "full", "primary": "activation_bytes"}),
+    ("how much disk does one full training checkpoint of mistral 7b eat if i save the optimizer state too",
+     "memory", {"primary": "checkpoint_bytes"}),
+])
+def test_rented_parts_checkpointing_and_saving(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_disks_write_speed_is_no_decode_rate():
+    """'how fast must the disk write a llama 70b checkpoint': storage bandwidth, which no calculator computes."""
+    assert route_numeric("how fast must the disk write a llama 70b checkpoint") is None

@@ -156,8 +156,11 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         # ships it in": the release precision
         return (any(p.start == cue.end or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))
                 or r.words[cue.start - 1:cue.start] == ["as"])
-    if word in ("storage", "nvme", "ssd", "ssds"):  # "our storage team wants the size of one checkpoint": a size
+    if word in ("storage", "nvme", "ssd", "ssds", "disk"):  # "our storage team wants the size of one checkpoint": a size
         return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
+    if word in ("save", "saves", "saved", "saving"):  # "if i save the optimizer state too": what a checkpoint holds
+        return r.has("checkpoint") and any(c.start > cue.start for c in r.of("CUE") if c.key in (
+            "training_state", "adam", "weights", "checkpoint", "grads"))
     if word in ("gemm", "matmul", "code"):  # "a gemm at intensity 120", "my code does 20 FLOPs for each byte":
         return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")  # a roofline question about it
     if word in ("wait", "waiting") and r.words[cue.start - 1:cue.start] == ["of"]:

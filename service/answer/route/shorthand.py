@@ -38,6 +38,8 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # "AI 500": arithmetic intensity (upper case only: "ai" in words is the field)
     (r"\bAI\s*[=:]?\s*(?=\d)", "intensity ", 0),
     (r"@", " at ", 0),
+    # "8x rented a100": the count of the parts, whatever word stands before their name
+    (r"\b(\d+)\s*x\s+(?:rented|used|spare|idle|cloud|extra|reserved|spot|old|new)\s+", r"\1x ", re.I),
     # local runners: a GGUF quant's name ("Q4_K_M", "Q8_0") is its bits; llama-server's "-np 4" is 4 parallel slots
     (r"\bQ([2-8])_(?:K_[SML]|K|0|1)\b", r"Q\1", re.I), (r"(?<!\S)-np\s+(\d+)\b", r"\1 sequences", 0),
 )]

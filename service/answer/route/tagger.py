@@ -213,6 +213,7 @@ CUES: dict[str, tuple[str, ...]] = {
                    "saved checkpoints"),
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
+                       "full gradient checkpointing",
                        "recompute everything", "recompute all layers", "full activation recomputation"),
     "recompute_none": ("no recompute", "no recomputation", "activation checkpointing none",
                        "activation checkpointing off", "checkpointing off", "recompute none", "recompute off",
@@ -301,7 +302,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "mean": ("mean", "means", "meaning", "stand for", "stands for", "definition"),
     "where": ("where", "when"),
     # quantities no calculator computes: a question about one of them is not a calculation
-    "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charging", "dollar", "dollars", "$", "usd", "cheap",
+    "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charging",
+                "write speed", "write bandwidth", "must the disk write", "disk write", "write throughput to disk", "dollar", "dollars", "$", "usd", "cheap",
                 "cheaper", "lora", "qlora", "adapter", "adapters", "storage", "read bandwidth", "write bandwidth",
                 "read throughput", "write throughput", "ssd", "nvme", "interrupted", "interruption", "interruptions",
                 "failure", "failures", "fail", "failed", "requests per second", "requests/s", "qps", "rps",
