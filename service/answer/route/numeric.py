@@ -156,7 +156,7 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         # ships it in": the release precision
         return (any(p.start == cue.end or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))
                 or r.words[cue.start - 1:cue.start] == ["as"])
-    if word in ("storage", "nvme", "ssd", "ssds", "disk"):  # "our storage team wants the size of one checkpoint": a size
+    if word in ("storage", "nvme", "ssd", "ssds", "disk"):  # "our storage team wants the size of one checkpoint"
         return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
     if word in ("save", "saves", "saved", "saving"):  # "if i save the optimizer state too": what a checkpoint holds
         return r.has("checkpoint") and any(c.start > cue.start for c in r.of("CUE") if c.key in (
@@ -235,7 +235,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
     if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state", "no_activations")
-            or (train and _memoryish(r, v)) or (r.has("checkpoint") and (train or r.has("adam", "state") or _full_checkpoint(r)))
+            or (train and _memoryish(r, v))
+            or (r.has("checkpoint") and (train or r.has("adam", "state") or _full_checkpoint(r)))
             or (r.has("adam") and r.has("memory", "state", "how_much"))
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
@@ -290,10 +291,8 @@ def _full_checkpoint(r: Reading) -> bool:
 
 def _joined_to_state(r: Reading) -> bool:
     """'state + activations', 'weights and activations': the activations asked together with the model state."""
-    words = r.words
-    return any(words[c.start - 2:c.start] in (["state", "+"], ["state", "and"], ["states", "+"], ["weights", "+"],
-                                                ["state", "plus"], ["weights", "and"], ["weights", "plus"])
-               for c in r.of("CUE", "activations"))
+    return any(c.start >= 2 and r.words[c.start - 2] in ("state", "states", "weights")
+               and r.words[c.start - 1] in ("+", "and", "plus") for c in r.of("CUE", "activations"))
 
 
 def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
@@ -444,7 +443,8 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
         out.set("context", value)
         number = t.text.split()[0] if t.text.split() else t.text
         if value != int(round(t.value)):
-            out.note(f"“{t.text}” read as {fmt_int(value)} tokens (the model's whole window, {fmt_int(value // 1024)} × 1,024)")
+            out.note(f"“{t.text}” read as {fmt_int(value)} tokens (the model's whole window, "
+                     f"{fmt_int(value // 1024)} × 1,024)")
         elif t.key != "tokens_labelled" and (t.unit or not number.replace(",", "").replace(".", "").isdigit()):
             out.note(f"“{t.text}” read as {fmt_int(t.value)} tokens")
         return

@@ -134,8 +134,8 @@ class Reading:
 # CUE name → phrases. A phrase is matched on the tokens' NORMs; "-" and "_" between words are optional.
 CUES: dict[str, tuple[str, ...]] = {
     # what is asked
-    "how_much": ("how much", "what do i get", "what do i actually get", "what do we get", "what would i get"), "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest",
-                                            "number of"),
+    "how_much": ("how much", "what do i get", "what do i actually get", "what do we get", "what would i get"),
+    "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest", "number of"),
     "how_long": ("how long", "how much time"),
     "time_to_train": ("training time", "time to train", "train time", "time to pretrain", "wall clock", "wallclock",
                       "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
@@ -303,7 +303,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "where": ("where", "when"),
     # quantities no calculator computes: a question about one of them is not a calculation
     "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charging",
-                "write speed", "write bandwidth", "must the disk write", "disk write", "write throughput to disk", "dollar", "dollars", "$", "usd", "cheap",
+                "write speed", "disk write", "dollar", "dollars", "$", "usd", "cheap",
                 "cheaper", "lora", "qlora", "adapter", "adapters", "storage", "read bandwidth", "write bandwidth",
                 "read throughput", "write throughput", "ssd", "nvme", "interrupted", "interruption", "interruptions",
                 "failure", "failures", "fail", "failed", "requests per second", "requests/s", "qps", "rps",
@@ -1188,7 +1188,7 @@ def _glued_variant(doc: Doc, t: Tag) -> Tag:
 def _memory_variant(doc: Doc, t: Tag) -> Tag:
     """'a100 40g', 'A100 (40GB SXM4 version)': a part's memory written after it names that variant (not a 40 Gb/s
     link, nor a buffer of 40 GB)."""
-    k = t.end + (t.end < len(doc) and doc[t.end].text == "(")
+    k = t.end + 1 if t.end < len(doc) and doc[t.end].text == "(" else t.end
     if t.label != "GPU" or k + 1 >= len(doc) or not doc[k].like_num:
         return t
     unit = doc[k + 1].lower_
