@@ -1066,3 +1066,65 @@ def test_rented_parts_checkpointing_and_saving(question, calculator, expected):
 def test_a_disks_write_speed_is_no_decode_rate():
     """'how fast must the disk write a llama 70b checkpoint': storage bandwidth, which no calculator computes."""
     assert route_numeric("how fast must the disk write a llama 70b checkpoint") is None
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # nvidia-smi's table: the name row names the GPU; bus ids, °C, W and the card's own MiB are no inputs
+    ("|   0  NVIDIA H200 NVL                On  |   00000000:3B:00.0 Off |                    0 |\n"
+     "| N/A   31C    P0             80W /  600W |       0MiB / 143771MiB |      0%      Default |\n\n"
+     "llama 3.1 70b fp8 on this card, how much memory is left?", "memory",
+     {"gpu": "h200-nvl", "gpus": None, "primary": "free_bytes"}),
+    # a one-line paste goes on with the question after the table's last bar
+    ("|   0  NVIDIA H100 80GB HBM3   On  | 00000000:18:00.0 Off | 0MiB / 81559MiB | llama 3.1 8b bf16 at batch 1, "
+     "tok/s upper bound?", "decode", {"gpu": "h100-sxm", "batch": 1}),
+    # nvidia-smi -L and rocm-smi name the part; UUIDs, vendors and SKUs do not
+    ("$ nvidia-smi -L\nGPU 0: NVIDIA B200 (UUID: GPU-0a1b2c3d-1111-2222-3333-444455556666)\n"
+     "GPU 1: NVIDIA B200 (UUID: GPU-9f8e7d6c-1111-2222-3333-444455556666)\nllama 3.1 70b bf16 across both, tok/s "
+     "for one user?", "decode", {"gpu": "b200", "gpus": 2}),
+    ("GPU[0]          : Card Series:          AMD Instinct MI300X OAM\nGPU[0]          : Card SKU:             "
+     "M3000100\nGPU[1]          : Card Series:          AMD Instinct MI300X OAM\nmixtral 8x22b bf16 on these, free memory per gpu?",
+     "memory", {"gpu": "mi300x", "gpus": 2}),
+    # a launch line's flags are the settings: context, sequences, KV-cache precision, tensor parallelism
+    ("vllm serve Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 4 --max-model-len 32768 --max-num-seqs 16 "
+     "--kv-cache-dtype fp8 --gpu-memory-utilization 0.9\nhow much kv cache does that need in total?", "kv_cache",
+     {"model": "qwen2.5-72b", "context": 32768, "batch": 16, "kv_precision": "fp8"}),
+    ("./llama-server -m models/Meta-Llama-3.1-8B-Instruct-Q8_0.gguf -c 16384 -ngl 99 -fa -ctk q8_0 -ctv q8_0 "
+     "--port 8080\nweights plus the full cache on a 4090, what's left?", "memory",
+     {"precision": "int8", "kv_precision": "int8", "context": 16384, "gpu": "rtx-4090"}),
+    # launchers and schedulers: nodes and GPUs per node; a job's time limit is a deadline only when asked about
+    ("torchrun --nnodes 4 --nproc_per_node 8 train.py\nllama 3.1 8b bf16 grads, ring all-reduce time over "
+     "all of them?", "collective", {"nodes": 4, "gpus_per_node": 8}),
+    ("#SBATCH --nodes=64\n#SBATCH --gpus-per-node=8\n#SBATCH --time=20-00:00:00\nqwen2.5 72b on 10T tokens, bf16, "
+     "40% mfu: how many h100s to finish inside the time limit?", "training",
+     {"deadline_days": 20, "primary": "gpus_needed"}),
+    ("#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --time=3-00:00:00\nllama 3.1 70b, zero-3 over the "
+     "16 gpus, sharded training state per gpu?", "memory", {"gpus": 16, "zero_stage": 3, "deadline_days": None}),
+    ("deepspeed --num_nodes 2 --num_gpus 8 train.py\n{\"zero_optimization\": {\"stage\": 2, \"reduce_bucket_size\": "
+     "500000000}, \"gradient_accumulation_steps\": 8}\nmistral 7b, per gpu training state?", "memory",
+     {"gpus": 16, "zero_stage": 2}),
+    # nccl-tests: the size sweep is no bandwidth; a rank's device line names the GPU; the table row is the result
+    ("$ mpirun -np 16 -N 8 ./build/all_reduce_perf -b 8G -e 8G -g 1\nsize 8589934592, count 2147483648, "
+     "algbw 95.1 GB/s\nbusbw?", "collective", {"ranks": 16, "algbw": 95.1e9, "bandwidth": None}),
+    ("#  Rank  0 Group  0 Pid  4411 on  node7 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
+     "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+     "   536870912     134217728     float     sum      -1   3101.2  173.12  302.96      0\n"
+     "what all-reduce busbw does the model predict for that on 8 gpus?", "collective",
+     {"gpu": "h100-sxm", "size": 536870912, "ranks": 8}),
+    # NCCL_ALGO=Ring is one ring over every rank, not a two-level one
+    ("#SBATCH --nodes=4\n#SBATCH --gpus-per-node=8\nexport NCCL_ALGO=Ring\nh100, all-reduce 2 GB, how long?",
+     "collective", {"algorithm": "ring", "nodes": 4}),
+    # an Ollama tag, a TPU VM's accelerator type, a GPU's 'knee'
+    ("ollama run qwen2.5:72b-instruct-q4_K_M on 2x 4090? weights size", "memory",
+     {"model": "qwen2.5-72b", "precision": "int4"}),
+    ("gcloud compute tpus tpu-vm create pt --zone=us-east5-a --accelerator-type=v5litepod-64 --version=tpu-ubuntu2204"
+     "\nllama 3 8b on 500B tokens, bf16, 45% mfu, days?", "training", {"gpu": "tpu-v5e", "gpus": 64}),
+    ("where's the knee of an l40s in fp8", "roofline", {"gpu": "l40s", "primary": "ridge_point"}),
+])
+def test_pasted_tool_output_and_command_lines(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_ignoring_activations_beside_a_kv_cache_is_an_inference_footprint():
+    """'weights + kv, ignore activations': what serving needs, not a training state."""
+    _assert_routed("gpt-oss-120b, 4 seqs at 64k, fp8 kv. total of weights + kv? (ignore activations)", "memory",
+                   {"mode": None, "batch": 4})

@@ -234,7 +234,9 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (r.has("flops") and (train or s.token_counts))
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
-    if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state", "no_activations")
+    # ("ignore activations" beside a KV cache is an inference footprint: weights + KV)
+    if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state")
+            or (r.has("no_activations") and not r.has("kv"))
             or (train and _memoryish(r, v))
             or (r.has("checkpoint") and (train or r.has("adam", "state") or _full_checkpoint(r)))
             or (r.has("adam") and r.has("memory", "state", "how_much"))

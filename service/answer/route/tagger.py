@@ -70,6 +70,7 @@ from .languages import in_english  # noqa: E402
 from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
+from .pasted import as_stated  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
 
@@ -246,7 +247,7 @@ CUES: dict[str, tuple[str, ...]] = {
               "startup latency", "launch latency"),
     "root": ("root", "rank 0", "to one rank"),
     # roofline
-    "ridge": ("ridge point", "ridge pt", "ridge", "break-even", "breakeven", "break even", "saturate", "π/β",
+    "ridge": ("ridge point", "ridge pt", "ridge", "knee", "knee point", "break-even", "breakeven", "break even", "saturate", "π/β",
               "pi/beta", "π / β", "pi / beta",
               "flop per byte needed", "flops per byte needed", "balance point", "machine balance"),
     "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte",
@@ -720,6 +721,7 @@ def unit_factor(unit: str, base: str) -> float:
 def _typed_form(question: str) -> str:
     """The question as the tagger reads it, each step undoing one way readers write."""
     text = without_options(question)  # a quiz item's answer options
+    text = as_stated(text)  # pasted tool output and command lines
     text = without_log_figures(text)  # pasted logs and error messages
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = in_english(text)  # other languages' words and number formats
