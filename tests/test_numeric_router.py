@@ -1128,3 +1128,26 @@ def test_ignoring_activations_beside_a_kv_cache_is_an_inference_footprint():
     """'weights + kv, ignore activations': what serving needs, not a training state."""
     _assert_routed("gpt-oss-120b, 4 seqs at 64k, fp8 kv. total of weights + kv? (ignore activations)", "memory",
                    {"mode": None, "batch": 4})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a money figure in a sentence that asks nothing is a given: the GPU count is asked, and 40k is no context
+    ("manager here - how many h100s do we need just to host qwen 2.5 72b in bf16? budget is $40k/month", "memory",
+     {"model": "qwen2.5-72b", "primary": "min_gpus", "context": None}),
+    # syncing gradients across data-parallel ranks is an all-reduce
+    ("how long to sync the fp32 gradients of a 70b model across 64 gpus (8 nodes)?", "collective",
+     {"op": "all_reduce", "params": 70_000_000_000, "precision": "fp32", "ranks": 64}),
+    # "A vs B - just give me the A one" narrows a comparison to the one side asked for
+    ("b200 ridge point fp8 vs bf16 - just give me the bf16 one", "roofline",
+     {"precision": "bf16", "primary": "ridge_point"}),
+])
+def test_managers_and_interview_phrasings(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", [
+    "how many h100s do we need to host qwen 2.5 72b for $40k/month?",  # the money is part of what is asked
+    "at $2/hr per h100, how much to train llama 3.1 8b on 15T tokens",
+])
+def test_a_question_about_money_is_still_not_a_calculation(question):
+    assert route_numeric(question) is None

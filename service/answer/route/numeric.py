@@ -138,6 +138,15 @@ def _in_the_setup(r: Reading, cue: Tag) -> bool:
     return cue.start < asked_from and any(t.start >= asked_from and t.key in _ASKING for t in r.of("CUE"))
 
 
+def _in_a_sentence_asking_nothing(r: Reading, cue: Tag) -> bool:
+    """The cue's sentence has no asking word, and another sentence of the question has one."""
+    ends = [i for i, w in enumerate(r.words) if w in (".", "!", ";", "?") or "\n" in w]
+    start = max([e + 1 for e in ends if e < cue.start], default=0)
+    end = min([e for e in ends if e >= cue.end], default=len(r.words))
+    asking = [t for t in r.of("CUE") if t.key in _ASKING]
+    return bool(asking) and all(not start <= t.start < end for t in asking)
+
+
 _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "intermediate size"}
 
 
@@ -149,6 +158,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "(assume no paging savings)": a condition set aside, not what is asked
     if _in_the_setup(r, cue):
         return True  # "… and bills $2.19 per million output tokens. Estimate the total memory": a given, not asked
+    if word in ("$", "usd", "dollars"):  # "… in bf16? budget is $40k/month": a given in a sentence that asks nothing
+        return _in_a_sentence_asking_nothing(r, cue)
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
         figures = {i for t in r.of("QUANTITY") for i in range(t.start, t.end)}
         return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))

@@ -730,7 +730,26 @@ def _typed_form(question: str) -> str:
     text = as_read(text)  # pasted spec-sheet lines
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
+    text = _CHOSEN_SIDE.sub(_chosen_side, text)  # "fp8 vs bf16 - just give me the fp8 one"
+    text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
     return _unjoin(text)
+
+
+# syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)
+_GRADIENT_SYNC = re.compile(r"\bsync(?:ing|hroni[sz]e|hroni[sz]ing)?\s+(?P<what>(?:[\w-]+\s+){0,3}?(?:gradients|grads)\b)",
+                            re.I)
+
+# "A vs B … just give me the A one": a comparison the reader narrows to one side, so one calculation is asked
+_CHOSEN_SIDE = re.compile(r"\b(?P<a>[\w.-]+)\s+(?:vs\.?|versus)\s+(?P<b>[\w.-]+)(?P<rest>[^.?!]*?\b(?:just|only)\b"
+                          r"[^.?!]*?\bthe\s+(?P<chosen>[\w.-]+)\s+(?:one|number|figure|value)\b)", re.I)
+
+
+def _chosen_side(m: re.Match) -> str:
+    chosen = m["chosen"].lower()
+    if chosen not in (m["a"].lower(), m["b"].lower()):
+        return m[0]
+    side = "b" if chosen == m["b"].lower() else "a"
+    return m[side] + m["rest"]
 
 
 def tag(question: str) -> Reading:
@@ -751,7 +770,8 @@ def tag(question: str) -> Reading:
     figures = _number_tags(doc, numbers, named, cue_spans)
     inside = [(f.start, f.end) for f in figures]
     tags = [t for t in tags if not (t.label == "CUE" and any(a <= t.start and t.end <= b for a, b in inside))]
-    tags += figures
+    money = {t.end for t in tags if t.label == "CUE" and t.text == "$"}
+    tags += [f for f in figures if f.start not in money]  # "$40k/month" is money, never a token count or size
     tags.sort(key=lambda t: (t.start, -t.end))
     return Reading(question, [t.norm_ for t in doc], tags)
 
