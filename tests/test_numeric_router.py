@@ -1151,3 +1151,18 @@ def test_managers_and_interview_phrasings(question, calculator, expected):
 ])
 def test_a_question_about_money_is_still_not_a_calculation(question):
     assert route_numeric(question) is None
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # "what should a … take" asks for the time to expect ("what should a fleet do" stays advice)
+    ("what should a 1 GB all_reduce on 8 h100s take?", "collective", {"size": 1_000_000_000, "ranks": 8}),
+    # "4 of these" after a card's spec line counts that card
+    ("NVIDIA L40S, 48 GB GDDR6. i have 4 of these, does llama 3.1 70b fp8 fit?", "memory",
+     {"gpu": "l40s", "gpus": 4}),
+])
+def test_expectations_and_counts_of_a_named_card(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_advice_with_what_should_a_is_not_a_calculation():
+    assert route_numeric("What does Xid 79 mean and what should a fleet do about it?") is None

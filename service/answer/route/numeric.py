@@ -158,6 +158,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "(assume no paging savings)": a condition set aside, not what is asked
     if _in_the_setup(r, cue):
         return True  # "… and bills $2.19 per million output tokens. Estimate the total memory": a given, not asked
+    if word == "what should a":  # "what should a 1 GB all_reduce … take": the time to expect, not advice
+        return "take" in r.words[cue.end:] and any(t.start >= cue.end for t in r.of("QUANTITY"))
     if word in ("$", "usd", "dollars"):  # "… in bf16? budget is $40k/month": a given in a sentence that asks nothing
         return _in_a_sentence_asking_nothing(r, cue)
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money

@@ -732,8 +732,12 @@ def _typed_form(question: str) -> str:
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     text = _CHOSEN_SIDE.sub(_chosen_side, text)  # "fp8 vs bf16 - just give me the fp8 one"
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
+    text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
     return _unjoin(text)
 
+
+# "<the card's spec> … i have 4 of these": the part the reader pasted or named, that many times
+_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)", re.I)
 
 # syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)
 _GRADIENT_SYNC = re.compile(r"\bsync(?:ing|hroni[sz]e|hroni[sz]ing)?\s+(?P<what>(?:[\w-]+\s+){0,3}?(?:gradients|grads)\b)",
