@@ -131,16 +131,20 @@ def _scopes_a_figure(r: Reading, cue: Tag) -> bool:
 def _in_the_setup(r: Reading, cue: Tag) -> bool:
     """The cue is in a sentence before the last, and the last asks for a figure: a problem's setup, then
     "Compute …" / "Determine …" / "how much …?"."""
-    last = len(r.words) - 1
-    ends = [i for i, w in enumerate(r.words[:last])
-            if w in (".", "!", ";") or (len(w) > 1 and w.endswith(".")) or "\n" in w]  # (a pasted sheet's lines)
+    ends = [i for i in _sentence_ends(r) if i < len(r.words) - 1 and r.words[i] != "?"]
     asked_from = ends[-1] + 1 if ends else 0  # where the last sentence starts
     return cue.start < asked_from and any(t.start >= asked_from and t.key in _ASKING for t in r.of("CUE"))
 
 
+def _sentence_ends(r: Reading) -> list[int]:
+    """Where the question's sentences end: a stop, "!", ";", "?", "etc." or a pasted sheet's line break."""
+    return [i for i, w in enumerate(r.words)
+            if w in (".", "!", ";", "?") or (len(w) > 1 and w.endswith(".")) or "\n" in w]
+
+
 def _in_a_sentence_asking_nothing(r: Reading, cue: Tag) -> bool:
     """The cue's sentence has no asking word, and another sentence of the question has one."""
-    ends = [i for i, w in enumerate(r.words) if w in (".", "!", ";", "?") or "\n" in w]
+    ends = _sentence_ends(r)
     start = max([e + 1 for e in ends if e < cue.start], default=0)
     end = min([e for e in ends if e >= cue.end], default=len(r.words))
     asking = [t for t in r.of("CUE") if t.key in _ASKING]

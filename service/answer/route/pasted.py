@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 
 _DROP = ""
-_LINE_REWRITES = [(re.compile(pattern, re.I | re.M), words) for pattern, words in (
+
+
+def _compiled(flags: int, *rewrites: tuple[str, str]) -> list[tuple[re.Pattern, str]]:
+    return [(re.compile(pattern, flags), words) for pattern, words in rewrites]
+
+
+_LINE_REWRITES = _compiled(re.I | re.M,
     # nvidia-smi -L: "GPU 0: NVIDIA B200 (UUID: GPU-1d7e…)" → "NVIDIA B200"
     (r"^\s*GPU \d+:\s*(NVIDIA [^(\n]+?)\s*\(UUID:[^)\n]*\)", r"\1"),
     # nvidia-smi's table: the name row keeps the name, the usage row (fan, °C, W, MiB in use / total) goes
@@ -46,9 +52,9 @@ _LINE_REWRITES = [(re.compile(pattern, re.I | re.M), words) for pattern, words i
     (r"^#\s*Avg bus bandwidth\s*:\s*(\d[\d.]*)\s*$", r"busbw \1 GB/s"),
     # a result row: "size 1073741824, count 8388608, time 17533 us, algbw 61.24 GB/s" (the count is elements)
     (r"\bcount\s+\d+,?\s*", _DROP),
-)]
+)
 
-_COMMAND_REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
+_COMMAND_REWRITES = _compiled(re.I,
     # Slurm: "#SBATCH --nodes=16", "--gpus-per-node=8", "--gres=gpu:a100:4", "--time=30-00:00:00"
     (r"#SBATCH\s+", ""),
     (r"--nodes[= ](\d+)\b", r"\1 nodes"), (r"--gpus-per-node[= ](?:\w+:)?(\d+)\b", r"\1 GPUs per node"),
@@ -95,15 +101,15 @@ _COMMAND_REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     # a model by its Hugging Face id: "deepseek-ai/DeepSeek-R1" → "DeepSeek-R1"; a GGUF file by its name
     (r"(?:\./)?(?:models/)?([\w.-]+)\.gguf\b", r"\1"), (r"--model(?:-path|_name_or_path)?[= ]", ""),
     (r"(?<![\w/.])-m\s+(?=\S)", ""), (r"\b(?:[\w-]+/)+(?=[\w.-]*\d+(?:\.\d+)?[bB]\b|DeepSeek|gpt-oss|Llama|Qwen|Mistral|Mixtral)", ""),
-)]
+)
 # DeepSpeed's JSON: the stage and the precision are inputs; buckets, accumulation and clipping are not
-_JSON_REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
+_JSON_REWRITES = _compiled(re.I,
     (r"\"zero_optimization\"\s*:\s*\{\s*\"stage\"\s*:\s*(\d)", r"ZeRO stage \1 {"),
     (r"\"(bf16|fp16)\"\s*:\s*\{\s*\"enabled\"\s*:\s*true\s*\}", r"\1"),
     (r"\"(?:reduce_bucket_size|allgather_bucket_size|stage3_\w+|gradient_accumulation_steps|gradient_clipping|"
      r"train_micro_batch_size_per_gpu|train_batch_size|steps_per_print|overlap_comm|contiguous_gradients)\"\s*:\s*[\w.\"]+,?",
      ""),
-)]
+)
 _TIME_LIMIT = re.compile(r"--time[= ](\d+)-\d\d:\d\d:\d\d\b")
 _ASKS_DEADLINE = re.compile(r"\b(?:time limit|deadline|finish|in time|wall ?time|time budget)\b", re.I)
 _EMPTY_LINES = re.compile(r"\n(?:[ \t,;|]*\n)+")  # what the drops left of a line

@@ -69,8 +69,8 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, filter_spans  
 from .languages import in_english  # noqa: E402
 from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
-from .shorthand import spelled_out  # noqa: E402
 from .pasted import as_stated  # noqa: E402
+from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
 
@@ -749,11 +749,8 @@ _CHOSEN_SIDE = re.compile(r"\b(?P<a>[\w.-]+)\s+(?:vs\.?|versus)\s+(?P<b>[\w.-]+)
 
 
 def _chosen_side(m: re.Match) -> str:
-    chosen = m["chosen"].lower()
-    if chosen not in (m["a"].lower(), m["b"].lower()):
-        return m[0]
-    side = "b" if chosen == m["b"].lower() else "a"
-    return m[side] + m["rest"]
+    side = {m["a"].lower(): m["a"], m["b"].lower(): m["b"]}.get(m["chosen"].lower())
+    return m[0] if side is None else side + m["rest"]
 
 
 def tag(question: str) -> Reading:
