@@ -1166,3 +1166,46 @@ def test_expectations_and_counts_of_a_named_card(question, calculator, expected)
 
 def test_advice_with_what_should_a_is_not_a_calculation():
     assert route_numeric("What does Xid 79 mean and what should a fleet do about it?") is None
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a verb that looks like a family name ("served" ~ "seed") is not an unknown model
+    ("right now llama 3.1 8b bf16 sits on one L4. if we moved to a single L40S and served 16 concurrent users at 4k "
+     "context each (kv in bf16), how much memory would be left free?", "memory",
+     {"model": "llama-3.1-8b", "gpu": "l40s", "batch": 16, "context": 4096}),
+    # "instead of X": X is the part replaced, wherever the change is said
+    ("what if we ran llama 3.1 70b on mi300x instead of h100, fp8 decode tok/s", "decode",
+     {"gpu": "mi300x", "precision": "fp8"}),
+    ("qwen2.5 7b pretraining on 18T tokens - if we did it on tpu v5p at 45% mfu instead of h100s, how many "
+     "chip-hours (bf16)?", "training", {"gpu": "tpu-v5p", "mfu": 0.45, "primary": "gpu_hours"}),
+    # a change of the KV cache's precision leaves the weights' precision standing
+    ("mistral 7b Q8_0 on an L4 (24gb). if i crank ctx to 32k with fp16 kv how much vram is left", "memory",
+     {"precision": "int8", "kv_precision": "fp16", "context": 32768}),
+    ("llama 3.1 70b kv cache is bf16 now. what if we went fp8 kv - total kv for 32 users at 16k context?", "kv_cache",
+     {"kv_precision": "fp8", "batch": 32}),
+    # FSDP's hybrid mode named after "FSDP", and its shard groups in words
+    ("Llama 3.1 70B is trained with PyTorch FSDP in hybrid-shard mode on 256 GPUs: parameters are sharded within "
+     "groups of 16 GPUs. Memory per GPU for weights, gradients and Adam states?", "memory",
+     {"fsdp": "hybrid", "shard_group": 16, "gpus": 256}),
+    # a share of the bandwidth the reader sets is an efficiency, even in a question checking a result
+    ("mistral 7b int4 on a 4090, if I only get 80% of its bandwidth: my number is ~230 tok/s single stream. right?",
+     "decode", {"efficiency": 0.8}),
+    # "N-token kv block" is the KV cache of N tokens; "6 sillytavern chats" six sequences; PCs are nodes
+    ("bytes in a single 32-token kv block for qwen 2.5 72b", "kv_cache", {"context": 32}),
+    ("running 6 sillytavern chats on mistral 7b at 32k ctx each, fp16 kv - total kv cache size?", "kv_cache",
+     {"batch": 6}),
+    ("two PCs, one 5090 each, 10GbE between them. all-reduce 1 GB of grads, how long?", "collective",
+     {"nodes": 2, "gpus_per_node": 1, "nic_bandwidth": 1.25e9}),
+    ("Smallest N of L40S (48 GB) holding gpt-oss-120b in native MXFP4?", "memory", {"primary": "min_gpus"}),
+])
+def test_replaced_parts_shares_and_counts_in_words(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", ["ridge point of a groq lpu", "ridge point of a cerebras wse-3"])
+def test_a_vendor_before_an_unknown_part_is_an_unknown_gpu(question):
+    assert isinstance(route_numeric(question), UnknownGpu)
+
+
+def test_a_question_about_groqs_claims_is_still_not_a_calculation():
+    assert route_numeric("groq claims 500 tok/s on llama 70b, how?") is None

@@ -78,6 +78,8 @@ def _in_days(r: Reading, t: Tag) -> Tag:
 def _claimed(r: Reading, t: Tag) -> bool:
     """A figure right after a claim ("I got 28 GiB", "= 34 GB", "≈ 209 tok/s") or right before the "?"."""
     before = set(r.words[max(t.start - 3, 0):t.start])
+    if t.key == "percent" and any(c.start == t.end for c in r.of("CUE") if c.key in ("efficiency", "mfu")):
+        return False  # "if I only get 80% of its bandwidth": a condition set, not a result claimed
     if "true or false" in r.question.lower():  # the statement's figures are its setup; only the threshold is claimed
         return bool(_THRESHOLD & before)
     my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"

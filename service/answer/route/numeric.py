@@ -180,6 +180,11 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
             "training_state", "adam", "weights", "checkpoint", "grads"))
     if word in ("gemm", "matmul", "code"):  # "a gemm at intensity 120", "my code does 20 FLOPs for each byte":
         return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")  # a roofline question about it
+    if word in ("block", "blocks", "page", "pages"):  # "bytes in one 32-token kv block": the KV cache of 32 tokens
+        sized = any(t.key == "tokens" and 0 <= cue.start - t.end <= 1 for t in r.of("QUANTITY"))
+        return sized and r.has("kv") and any(w in BYTE_WORDS for w in r.words)
+    if word in ("groq", "cerebras"):  # "ridge point of a groq lpu": the vendor of a part we do not know
+        return any(t.start == cue.end for t in r.of("UNKNOWN_GPU"))
     if word in ("wait", "waiting") and r.words[cue.start - 1:cue.start] == ["of"]:
         return r.has("days", "hours", "how_long")  # "how many days of waiting is that": a training time
     return False

@@ -115,8 +115,8 @@ def _names(r: Reading, s: Slots, used: set[int]) -> None:
     for t in r.of("STAGE"):
         if t.key.startswith("zero_"):
             v.setdefault("zero_stage", int(t.key[-1]))
-        else:
-            v.setdefault("fsdp", t.key.split("_")[1])
+        elif t.key == "fsdp_hybrid" or v.get("fsdp") != "hybrid":  # "FSDP in hybrid-shard mode" is hybrid
+            v["fsdp"] = t.key.split("_")[1]
     _op(r, s)
 
 
@@ -134,15 +134,21 @@ def _own_link(t: Tag, gpu: str | None) -> tuple[str, str]:
     return t.key, t.note
 
 
+def is_kv_precision(r: Reading, t: Tag) -> bool:
+    """A precision said of the KV cache: "fp8 kv", "fp8 MLA cache", "kv cache is bf16", "kv in fp8"."""
+    kv_cues = r.of("CUE", "kv")
+    after = r.words[t.end] if t.end < len(r.words) else ""
+    return (after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
+            or any(c.start == t.end for c in kv_cues))
+
+
 def _precisions(r: Reading, s: Slots) -> None:
     kv_cues = r.of("CUE", "kv")
     named = r.of("PRECISION")
     if len(named) > 1:  # "upcast it from the fp8 release to bf16": the precision it goes to
         named = [t for t in named if not _from_precision(r, t)] or named
     for t in named:
-        after = r.words[t.end] if t.end < len(r.words) else ""
-        kv = (after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
-              or any(c.start == t.end for c in kv_cues))  # "fp8 MLA cache", "fp8 latent kv"
+        kv = is_kv_precision(r, t)
         if t.key == s.values.get("precision") and not kv:
             continue  # "AWQ (4bit)": the same precision said twice, not a second one for the KV cache
         slot = "kv_precision" if kv else "precision"
@@ -348,8 +354,9 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
                 used.add(id(nodes))
                 v.setdefault("nodes", int(nodes.value))
                 v.setdefault("gpus_per_node", n)
-            elif t.end < len(r.words) and r.words[t.end] == "shard":
-                v.setdefault("shard_group", n)  # "32-gpu shard groups": FSDP hybrid's group
+            elif (t.end < len(r.words) and r.words[t.end] == "shard") or (
+                    r.words[max(t.start - 2, 0):t.start] in (["groups", "of"], ["group", "of"]) and bool(r.of("STAGE", "fsdp_hybrid"))):
+                v.setdefault("shard_group", n)  # "32-gpu shard groups", "sharded within groups of 16": FSDP hybrid's
             elif _per_node(r, t):
                 v.setdefault("gpus_per_node", n)
             else:

@@ -136,7 +136,8 @@ class Reading:
 CUES: dict[str, tuple[str, ...]] = {
     # what is asked
     "how_much": ("how much", "what do i get", "what do i actually get", "what do we get", "what would i get"),
-    "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest", "number of"),
+    "how_many": ("how many", "min number of", "minimum number of", "minimum", "fewest", "number of", "smallest number of",
+                 "smallest n of", "smallest count of", "least number of", "lowest number of"),
     "how_long": ("how long", "how much time"),
     "time_to_train": ("training time", "time to train", "train time", "time to pretrain", "wall clock", "wallclock",
                       "wall-clock time"), "how_fast": ("how fast", "how quick", "how quickly"),
@@ -226,7 +227,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "training_state": ("training state", "model state", "model states", "optimizer state", "optimiser state",
                        "adam state", "optimizer memory", "state per gpu", "training memory", "states"),
     "state": ("state",),
-    "gpu_hours": ("gpu hours", "gpu-hours", "gpu hour", "gpuhours"),
+    "gpu_hours": ("gpu hours", "gpu-hours", "gpu hour", "gpuhours", "chip hours", "chip-hours", "chip hour",
+                  "accelerator hours", "accelerator-hours", "device hours", "device-hours"),
     "hours": ("hours", "hour"),
     "flops": ("flops", "flop", "flop count", "training compute", "total compute", "compute budget",
               "floating point operations"),
@@ -284,7 +286,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "per_node_label": ("nproc per node", "gpus per node", "ngpus per node"),
     "efficiency": ("efficiency", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
                    "of bandwidth", "of hbm bandwidth", "of theoretical", "of the memory bandwidth",
-                   "of memory bandwidth"),
+                   "of memory bandwidth", "of its bandwidth", "of its memory bandwidth", "of its hbm bandwidth",
+                   "of its peak", "of peak bw", "of the bw", "of its bw"),
     "way": ("way",),
     "of": ("of", "=", ":", "is", "at", "with", "as", "equals", "was"),
     "to": ("to", "into", "->", "→", "in terms of"),
@@ -398,7 +401,8 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "gpus": ("gpu", "gpus", "device", "devices", "accelerator", "accelerators", "chip", "chips", "card", "cards",
              "xpu", "xpus", "graphics"),  # "graphics cards": the number is next to "graphics"
     "ranks": ("rank", "ranks", "process", "processes", "worker", "workers", "participants", "peers"),
-    "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes"),
+    "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes", "pc", "pcs",
+              "workstation", "workstations", "rig", "rigs", "desktop", "desktops"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
               "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots"),
@@ -465,7 +469,8 @@ STAGES: dict[str, tuple[str, ...]] = {
                "stage three", "zero-infinity"),
     "fsdp_full": ("fsdp", "fsdp full shard", "full shard", "full_shard", "fully sharded", "fully sharded data parallel",
                   "fsdp2", "full sharding"),
-    "fsdp_hybrid": ("hsdp", "hybrid shard", "hybrid sharding", "hybrid_shard", "fsdp hybrid", "fsdp hybrid shard"),
+    "fsdp_hybrid": ("hsdp", "hybrid shard", "hybrid sharding", "hybrid_shard", "fsdp hybrid", "fsdp hybrid shard",
+                    "hybrid-shard", "hybrid-sharded", "hybrid sharded", "hybrid-sharding"),
 }
 
 
@@ -631,6 +636,8 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
     rate_prefix = {"TEXT": {"REGEX": r"^(?:[kKmMgGtT](?:[bB]|bit|bits|byte|bytes)?|[kmgt]?bps|[KMGT]Bps)$"}}
     per_second = [{"ORTH": "/"}, {"NORM": {"IN": ["s", "s.", "sec", "second"]}}]
     nouns = {noun: {"NORM": {"IN": list(words)}} for noun, words in COUNT_NOUNS.items()}
+    # "6 sillytavern chats", "50 beta users": any one word between the number and the sequences it counts
+    any_word = {"IS_ALPHA": True, "LENGTH": {">=": 4}, "NORM": {"NOT_IN": sorted(_NOT_NAMES)}}
     return {
         "QUANTITY/bandwidth": [
             [num, rate_prefix, *per_second], [num, {"TEXT": {"REGEX": r"^(?:[kmgtKMGT]bps|[KMGT]Bps)$"}}],
@@ -667,6 +674,7 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
                                                                              "active", "separate", "different",
                                                                              "total", "open", "live", "running",
                                                                              "ongoing"]}}, pattern]]
+                             + ([[num, any_word, pattern]] if noun == "batch" else [])
            for noun, pattern in nouns.items()},
         "COUNT/way": [[num, joiner, {"NORM": "way"}]],
     }
@@ -1225,9 +1233,12 @@ def _memory_variant(doc: Doc, t: Tag) -> Tag:
 
 
 def _family_typo(word: str) -> bool:
-    """'lamma', 'mixtrel', 'qwne': a misspelt model family, which keeps its first letter ('used' is not 'seed')."""
-    found = process.extractOne(word, _FAMILIES, scorer=fuzz.ratio, score_cutoff=75) if len(word) >= 4 else None
-    return found is not None and found[0][:1] == word[:1]
+    """'lamma', 'mixtrel', 'qwne': a misspelt model family, which keeps its first letter and its length within
+    one ('used' is not 'seed', nor is 'served')."""
+    if len(word) < 4:
+        return False
+    found = process.extract(word, _FAMILIES, scorer=fuzz.ratio, score_cutoff=75, limit=5)
+    return any(family[:1] == word[:1] and abs(len(family) - len(word)) <= 1 for family, _, _ in found)
 
 
 def _gpu_word_typo(word: str) -> bool:

@@ -9,9 +9,10 @@ gives replaces the setup's of the same kind. Without a conflict the question is 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 
-from .slots import LABEL_ROLES
+from .slots import LABEL_ROLES, is_kv_precision
 from .tagger import Reading, Tag, tag
 
 # "switch from X to Y", "replace X with Y", "swap X out for Y": Y is the new one
@@ -20,8 +21,10 @@ _REPLACED = re.compile(r"\b(?:replac\w*|swap\w*|switch\w*|trad\w*)\s+\S.*?\s(?:w
                        re.IGNORECASE)
 # "…. what if we had eight B200s instead?", "… — if we moved to tp2 on h200s, …"
 _PIVOT = re.compile(r"\b(?:what if|what about|if (?:we|i|you|they|it)|suppose (?:we|i))\b", re.IGNORECASE)
+_INSTEAD = re.compile(r"\binstead of\b", re.IGNORECASE)
 _NAMES = {"MODEL": "model", "UNKNOWN_MODEL": "model", "GPU": "gpu", "UNKNOWN_GPU": "gpu", "PRECISION": "precision",
           "STAGE": "stage", "LINK": "link", "COLLECTIVE": "op"}
+_BREAKS = {",", ";", ":", ".", "?", "!", "(", "—", "-", "and", "but"}
 _FAILED = {"nt fit", "not fit"}  # the setup's "doesnt fit": why a change is asked
 
 
@@ -37,12 +40,12 @@ def read_what_if(question: str) -> Reading | None:
 
 def _change_first(question: str, setup: Reading, change: Reading) -> Reading | None:
     changed = _without_replaced(change)
-    given = {_kind(t) for t in changed} - {None}
+    given = {_kind(change, t) for t in changed} - {None}
     if not given:
         return None
     kept = _standing(setup, given)
-    if len(kept) == len(setup.tags):
-        return None  # nothing replaced: read as written
+    if len(kept) == len(setup.tags) and len(changed) == len(change.tags):
+        return None  # nothing replaced (neither in the setup nor by "instead of"): read as written
     # "405b doesnt fit on our 8 h100s. what if we used 8 mi325x": the setup's failure is why the change is
     # asked, not a question about fitting no calculator answers
     kept = [t for t in kept if not (t.label == "CUE" and t.key == "outside" and t.text.lower() in _FAILED)]
@@ -63,6 +66,8 @@ def _splits(question: str):
     m = _PIVOT.search(question)
     if m and question[:m.start()].strip(" ,.;:-—"):
         yield question[:m.start()], question[m.end():], False
+    elif _INSTEAD.search(question):  # "what if we ran it on mi300x instead of h100": the change is all there is
+        yield "", question, False
 
 
 def _names_a_part_after_from(setup: Reading) -> bool:
@@ -71,8 +76,10 @@ def _names_a_part_after_from(setup: Reading) -> bool:
     return any(t.label in _NAMES and t.start > start for t in setup.tags)
 
 
-def _kind(t: Tag) -> str | None:
+def _kind(r: Reading, t: Tag) -> str | None:
     """What a tag sets, for "the change replaces the setup's": names by label, figures by their kind."""
+    if t.label == "PRECISION" and is_kv_precision(r, t):
+        return "kv_precision"  # "with fp16 kv" changes the cache's precision, not the weights' Q8
     if t.label in _NAMES:
         return _NAMES[t.label]
     if t.label == "QUANTITY":
@@ -87,14 +94,17 @@ def _kind(t: Tag) -> str | None:
 def _without_replaced(change: Reading) -> list[Tag]:
     """The change's tags less what it says it replaces: "on tpu v5p instead of h100s"."""
     words = change.words
-    gone = {i + k for i, w in enumerate(words[:-1]) if w == "instead" and words[i + 1] == "of" for k in range(2, 6)}
+    gone = set()
+    for i, w in enumerate(words[:-1]):
+        if w == "instead" and words[i + 1] == "of":  # the next few words, up to a break ("of h100, fp8 …")
+            gone |= set(itertools.takewhile(lambda k: k < len(words) and words[k] not in _BREAKS, range(i + 2, i + 6)))
     return [t for t in change.tags if not (t.label in _NAMES and t.start in gone)]
 
 
 def _standing(setup: Reading, given: set[str]) -> list[Tag]:
     """The setup's tags the change does not replace. A number that belonged to a replaced tag goes with it:
     the 8 of "8 h100s", the 8 of "tp8"."""
-    replaced = [t for t in setup.tags if _kind(t) in given]
+    replaced = [t for t in setup.tags if _kind(setup, t) in given]
     near = {id(n) for n in setup.of("NUMBER") for t in replaced
             if n.end == t.start or t.end == n.start or (n.end + 1 == t.start and setup.words[n.end] in ("x", "*"))}
-    return [t for t in setup.tags if _kind(t) not in given and id(t) not in near]
+    return [t for t in setup.tags if _kind(setup, t) not in given and id(t) not in near]
