@@ -1209,3 +1209,35 @@ def test_a_vendor_before_an_unknown_part_is_an_unknown_gpu(question):
 
 def test_a_question_about_groqs_claims_is_still_not_a_calculation():
     assert route_numeric("groq claims 500 tok/s on llama 70b, how?") is None
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a part the reader only measures against is not a second part compared: the asked clause's part is used
+    ("on h100 i know qwen 2.5 72b bf16 needs two cards. gaudi3 has 128gb hbm2e tho - one card, 8 concurrent reqs "
+     "at 16k ctx, fits or not and by how much?", "memory", {"gpu": "gaudi-3", "gpus": 1, "batch": 8}),
+    ("h100 ridge is ~295 flop/B in bf16, what's the tpu v5p one?", "roofline",
+     {"gpu": "tpu-v5p", "primary": "ridge_point", "intensity": None}),
+    # "did" in a sentence that asks nothing is the setup, not a question about history; " - days?" is no unit
+    ("deepseek did v3 on 2048 h800s in about two months. same 14.8T tokens, fp8, on 2048 mi325x at mfu 0.25 - days?",
+     "training", {"gpu": "mi325x", "gpus": 2048, "mfu": 0.25, "deadline_days": None}),
+    # "what does each user see in tok/s" names the unit it wants: a figure, not an explanation
+    ("tpu v6e x4, llama 3.1 8b bf16, batch 64 with 2k ctx - what does each user see in tok/s?", "decode",
+     {"gpus": 4, "primary": "tokens_per_s_per_sequence"}),
+    ("mistral 7b, 2048 token prompts, a hundred of them in flight on one mi300x. kv cache size?", "kv_cache",
+     {"batch": 100}),
+    # a sentence after the question that asks nothing tells why; its money and its writing are not asked
+    ("does llama 3.1 405b in fp8 fit on a single 8x mi300x node? we pay like $2.10/hr per card so id rather not buy "
+     "a second node", "memory", {"gpu": "mi300x", "gpus": 8, "primary": "free_bytes"}),
+    ("how big is one full training checkpoint (fp32 master weights + adam moments) for mixtral 8x22b? writing them "
+     "to fsx from our trn2 cluster every 500 steps", "memory", {"primary": "checkpoint_bytes"}),
+])
+def test_reference_parts_and_sentences_that_ask_nothing(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", [
+    "What peak learning rate and warmup did Llama 3 405B use?",  # history, asked in the sentence with "did"
+    "how many h100s did llama 3 use? we want to copy it",
+])
+def test_history_is_still_not_a_calculation(question):
+    assert route_numeric(question) is None

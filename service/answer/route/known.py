@@ -52,9 +52,11 @@ def without_known_results(r: Reading) -> Reading:
     return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone])
 
 
-def _clauses(r: Reading) -> list[tuple[int, int]]:
-    """Word spans between sentence ends and the words that open a new thought ("so", "but", "ok")."""
-    cuts = [i for i, w in enumerate(r.words) if w in _BOUNDARIES]
+def _clauses(r: Reading, cut_before_asking: bool = False) -> list[tuple[int, int]]:
+    """Word spans between sentence ends and the words that open a new thought ("so", "but", "ok"); with
+    `cut_before_asking`, a comma before "what"/"how" ends a clause too ("h100 ridge is ~295, what's the v5p one")."""
+    cuts = [i for i, w in enumerate(r.words) if w in _BOUNDARIES or (
+        cut_before_asking and w in (",", "-", "—") and r.words[i + 1:i + 2] in (["what"], ["whats"], ["how"]))]
     spans, start = [], 0
     for cut in cuts:
         if cut > start:
@@ -68,3 +70,38 @@ def _clauses(r: Reading) -> list[tuple[int, int]]:
 def _stated(r: Reading, t: Tag, clause_start: int) -> bool:
     """Does a stating word ("is", "=", "take", "about") stand just before the figure?"""
     return bool(set(r.words[max(clause_start, t.start - 3):t.start]) & (_STATING | _RESULT_VERBS))
+
+
+# --- a part the reader compares against ---------------------------------------------------------------------
+
+_ASKING = ("compute", "how_much", "how_many", "how_long", "how_big", "what_is", "question_mark")
+_PARTS = ("GPU", "UNKNOWN_GPU")
+_ITS_FIGURES = {("COUNT", "gpus"), ("COUNT", "nodes"), ("QUANTITY", "bytes"), ("QUANTITY", "bandwidth"),
+                ("QUANTITY", "flop_per_byte"), ("QUANTITY", "days"), ("QUANTITY", "seconds"), ("NUMBER", "number")}
+
+
+def without_reference_parts(r: Reading) -> Reading:
+    """The reading without a part the reader only measures against: "on h100 i know qwen 72b needs two cards.
+    gaudi3 has 128gb - one card, … fits?", "our h100 box has 640gb but the question is about the 8x mi325x one",
+    "h100 ridge is ~295 flop/B in bf16, what's the tpu v5p one?". A part named in a clause that asks nothing,
+    when the clause that asks names another part, goes, and so do that clause's counts and figures (its own
+    spec and result); the model and precision it was said with stay."""
+    clauses = _clauses(r, cut_before_asking=True)
+    asking = [c for c in clauses if any(c[0] <= t.start < c[1] for t in r.of("CUE") if t.key in _ASKING)]
+    if not asking:
+        return r
+    ask_start, ask_end = asking[-1]
+    asked_parts = {t.key for t in r.tags if t.label in _PARTS and ask_start <= t.start < ask_end}
+    if not asked_parts:
+        return r
+    gone: set[int] = set()
+    for start, end in clauses:
+        if start >= ask_start or (start, end) in asking:
+            continue
+        inside = [t for t in r.tags if start <= t.start < end]
+        reference = [t for t in inside if t.label in _PARTS and t.key not in asked_parts]
+        if reference:
+            gone |= {id(t) for t in inside if t in reference or (t.label, t.key) in _ITS_FIGURES}
+    if not gone:
+        return r
+    return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone])

@@ -35,7 +35,7 @@ from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
 from .check import without_claimed_results, without_observed_results
-from .known import without_known_results
+from .known import without_known_results, without_reference_parts
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -88,7 +88,17 @@ def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
     return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
                and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
+               and not (t.key == "what_does" and _in_a_unit(r, t))
                for t in r.of("CUE"))
+
+
+_UNIT_WORDS = {"tok", "toks", "tokens", "ms", "seconds", "s", "gb", "gib", "mb", "tb", "bytes", "flops", "tflops"}
+
+
+def _in_a_unit(r: Reading, cue: Tag) -> bool:
+    """'what does each user see in tok/s?': a unit asked for after "what does" makes it a figure."""
+    after = r.words[cue.end:cue.end + 7]
+    return any(w == "in" and after[i + 1:i + 2] and after[i + 1] in _UNIT_WORDS for i, w in enumerate(after))
 
 
 def _between_figures(r: Reading, cue: Tag) -> bool:
@@ -100,7 +110,10 @@ def _between_figures(r: Reading, cue: Tag) -> bool:
 
 
 def _asks_for_a_number(r: Reading, s: Slots) -> bool:
-    history = ("did" in r.words and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
+    # (a "did" in a sentence that asks nothing is the setup: "deepseek did v3 on 2048 h800s. same tokens on …, days?")
+    did = [Tag("CUE", "did", i, i + 1, w) for i, w in enumerate(r.words) if w == "did"]
+    history = (any(not _in_a_sentence_asking_nothing(r, t) for t in did)
+               and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
                and not r.has("check"))  # nor "I got 28 GiB — did I double count?"
     # "was trained on 15.6 trillion tokens; with 6ND, how many FLOPs": the figures are given, the sum is asked
     trained = r.has("train") and {"was", "were"} & set(r.words) and not (r.has("flops") and _training_tokens(s))
@@ -142,13 +155,18 @@ def _sentence_ends(r: Reading) -> list[int]:
             if w in (".", "!", ";", "?") or (len(w) > 1 and w.endswith(".")) or "\n" in w]
 
 
+def _after_the_question(r: Reading, cue: Tag) -> bool:
+    """The cue comes after a sentence ending in "?"."""
+    return any(w == "?" for w in r.words[:cue.start])
+
+
 def _in_a_sentence_asking_nothing(r: Reading, cue: Tag) -> bool:
     """The cue's sentence has no asking word, and another sentence of the question has one."""
     ends = _sentence_ends(r)
     start = max([e + 1 for e in ends if e < cue.start], default=0)
     end = min([e for e in ends if e >= cue.end], default=len(r.words))
     asking = [t for t in r.of("CUE") if t.key in _ASKING]
-    return bool(asking) and all(not start <= t.start < end for t in asking)
+    return bool(asking) and all(not start <= t.start <= end for t in asking)  # (a sentence's own "?" is in it)
 
 
 _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "intermediate size"}
@@ -187,7 +205,9 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return any(t.start == cue.end for t in r.of("UNKNOWN_GPU"))
     if word in ("wait", "waiting") and r.words[cue.start - 1:cue.start] == ["of"]:
         return r.has("days", "hours", "how_long")  # "how many days of waiting is that": a training time
-    return False
+    # "… fit on a single 8x mi300x node? we pay $2.10/hr per card so id rather not buy a second node": the
+    # sentence after the question asks nothing: it tells why, and the question stands
+    return _in_a_sentence_asking_nothing(r, cue) and _after_the_question(r, cue)
 
 
 def _conceptual(r: Reading) -> bool:
@@ -650,8 +670,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
                   subject: str | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
-    r = without_known_results(without_observed_results(
-        without_claimed_results(question, read_what_if(question) or tag(question))))
+    r = without_reference_parts(without_known_results(without_observed_results(
+        without_claimed_results(question, read_what_if(question) or tag(question)))))
     _page_subject(r, subject, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)

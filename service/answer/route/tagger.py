@@ -265,7 +265,8 @@ CUES: dict[str, tuple[str, ...]] = {
     # number labels
     "batch": ("batch", "batch size", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
-              "microbatch", "mbs", "micro batch size", "micro-batch size", "at a time", "at once"),
+              "microbatch", "mbs", "micro batch size", "micro-batch size", "at a time", "at once", "in flight",
+              "in-flight"),
     "gpu_count": ("card count", "gpu count", "device count", "cards needed", "gpus needed", "number of cards",
                   "number of gpus", "how many cards", "how many of them"),
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
@@ -938,6 +939,8 @@ def _number_tags(doc: Doc, matcher: Matcher, covered: set[int], cues: list[tuple
             continue
         if any(a < end and start < b and not (start <= a and b <= end) for a, b in cues):
             continue
+        if any(doc[k].text in ("-", "–") and doc[k - 1].whitespace_ for k in range(start + 1, end)):
+            continue  # "at mfu 0.25 - days?": a dash between clauses, not the hyphen of "10-day"
         spans.append(Span(doc, start, end, label=doc.vocab.strings[match_id]))
     tags = []
     taken: set[int] = set()
