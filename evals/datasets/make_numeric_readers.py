@@ -498,7 +498,8 @@ def generated() -> list[dict]:
 _HAND_WRITTEN = yaml.safe_load(Path(__file__).with_name("reader_numeric_questions.yaml").read_text(encoding="utf-8"))
 HAND: list[tuple] = [(e["question"], e["calculator"], e["inputs"], e["quantity"], e["style"])
                      + ((e["article"],) if "article" in e else ()) for e in _HAND_WRITTEN["calculated"]]
-HAND_UNKNOWN: list[tuple] = [(e["question"], e["unknown"], e["name"], e["style"]) for e in _HAND_WRITTEN["unknown"]]
+HAND_UNKNOWN: list[tuple] = [(e["question"], e["unknown"], e["name"], e["style"]) + ((e["article"],) if "article" in e else ())
+                             for e in _HAND_WRITTEN["unknown"]]
 
 
 # conceptual questions full of numbers and names: retrieval (the site explains it) or no_answer (it does not)
@@ -953,6 +954,7 @@ BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10),
            (60, 8), (60, 8),
            (60, 8), (60, 8),
            (60, 8),
+           (60, 8),
            (60, 8)]
 
 
@@ -963,8 +965,9 @@ def hand_written() -> list[dict]:
         return calc_item(f"nr-h-{n:03d}", question, calculator, inputs, quantity, style, article=article)
 
     def unknown(n: int, entry: tuple) -> dict:
-        question, kind, name, style = entry
-        return unknown_item(f"nr-h-{n:03d}", question, kind, name, style)
+        question, kind, name, style = entry[:4]
+        article = entry[4] if len(entry) > 4 else None
+        return unknown_item(f"nr-h-{n:03d}", question, kind, name, style, article=article)
 
     assert (sum(c for c, _ in BATCHES), sum(u for _, u in BATCHES)) == (len(HAND), len(HAND_UNKNOWN)), \
         "a new batch of hand-written entries needs its (calculated, unknown) sizes appended to BATCHES"
