@@ -57,17 +57,17 @@ class Checked:
 
 
 @lru_cache(maxsize=1)
-def _subjects() -> dict[str, str]:
-    """What "it" means on each article's page, as the assistant reads it (service/catalogue.py)."""
+def _page_calculators() -> dict[str, str]:
+    """The calculator each article's page is about, as the assistant reads it (service/catalogue.py)."""
     from service.catalogue import Catalogue
     from service.settings import Settings
 
-    return Catalogue.load(Settings().corpus_dir).subjects()
+    return Catalogue.load(Settings().corpus_dir).page_calculators()
 
 
 def check(item) -> Checked:
     """Route one item, run its calculator, score it as the eval run would."""
-    routed, error = route_numeric(item.question, subject=_subjects().get(item.article or "")), None
+    routed, error = route_numeric(item.question, computes=_page_calculators().get(item.article or "")), None
     calculation = None
     if isinstance(routed, UnknownName):
         answer = Answer(item.id, "router", "calculator", answer=routed.message)

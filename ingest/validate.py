@@ -8,6 +8,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from calculators import CALCULATOR_NAMES
+
 from .corpus import KIND_DIRS, KINDS, Corpus, CorpusError, Document, concept_id, document_paths, load_site, parse_document
 
 ARTICLE_IDS = (
@@ -29,8 +31,9 @@ REQUIRED = {
     "concept": _COMMON | {"tags", "concepts", "sources", "track", "level"},
     "source": _COMMON | {"authors", "year", "venue", "url"},
 }
-# subject: what "it" means on an article's page ("who made it?" on Mooncake), a few words
-OPTIONAL = {"article": {"subject"}, "concept": set(), "source": {"tags", "concepts", "sources"}}
+# subject: what "it" means on an article's page ("who made it?" on Mooncake), a few words; computes: the
+# calculator the page's worked figures are about ("what about qwen 72b at 128k?" on the KV-cache page)
+OPTIONAL = {"article": {"subject", "computes"}, "concept": set(), "source": {"tags", "concepts", "sources"}}
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _BODY_LINK = re.compile(r"\]\(/(articles|concepts|sources)/([^)#\s]+)")
 
@@ -103,6 +106,10 @@ def _check_fields(doc: Document) -> list[Problem]:
     for name in sorted(REQUIRED[kind]):
         if name in doc.meta and doc.meta[name] in (None, ""):
             out.append(Problem(doc.path, doc.line_of(name), f"field '{name}' is empty"))
+    computes = doc.meta.get("computes")
+    if computes is not None and computes not in CALCULATOR_NAMES:
+        out.append(Problem(doc.path, doc.line_of("computes"),
+                           f"computes must be one of {', '.join(CALCULATOR_NAMES)}, got '{computes}'"))
     if doc.id and not _KEBAB.match(doc.id):
         out.append(Problem(doc.path, doc.line_of("id"), f"id '{doc.id}' is not kebab-case"))
     if doc.id and doc.path.stem != doc.id:

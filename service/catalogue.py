@@ -27,6 +27,7 @@ class ArticleInfo:
     concepts: tuple[str, ...]
     sources: tuple[str, ...]
     subject: str  # what "it" means on the page (front matter `subject`, else the title before its colon)
+    computes: str | None = None  # the calculator the page's worked figures are about (front matter `computes`)
 
     def listing(self) -> dict:
         return {"id": self.id, "title": self.title, "summary": self.summary, "url": self.url, "tags": list(self.tags)}
@@ -55,6 +56,7 @@ class Catalogue:
                 concepts=tuple(doc.links("concepts")),
                 sources=tuple(doc.links("sources")),
                 subject=str(doc.meta.get("subject") or doc.title.split(":")[0]).strip(),
+                computes=doc.meta.get("computes"),
             )
 
     @classmethod
@@ -81,3 +83,7 @@ class Catalogue:
 
     def subjects(self) -> dict[str, str]:
         return {a.id: a.subject for a in self.articles.values()}
+
+    def page_calculators(self) -> dict[str, str]:
+        """Article id → the calculator its worked figures are about, for the pages that say."""
+        return {a.id: a.computes for a in self.articles.values() if a.computes}

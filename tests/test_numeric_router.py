@@ -415,9 +415,9 @@ def test_radeon_cards_are_unknown_not_the_default():
 
 def test_it_on_the_kv_cache_page_is_the_kv_cache():
     question = "ok so how big does it get for llama 3.1 70b at 32k"
-    on_page = route_numeric(question, subject="the KV cache")
+    on_page = route_numeric(question, computes="kv_cache")
     assert on_page.calculator == "kv_cache"
-    assert route_numeric(question, subject="continuous batching").calculator == "memory"
+    assert route_numeric(question, computes=None).calculator == "memory"
 
 
 def test_a_label_written_against_its_number_takes_it():
@@ -435,10 +435,10 @@ def test_nodes_named_by_their_gpu_and_a_collective_with_no_op_named():
 
 
 def test_a_question_naming_no_calculator_on_the_kv_cache_page_is_its_kv_cache():
-    routed = route_numeric("and the same 32 x 8192 for mistral 7b", subject="the KV cache")
+    routed = route_numeric("and the same 32 x 8192 for mistral 7b", computes="kv_cache")
     assert routed.calculator == "kv_cache" and (routed.inputs["batch"], routed.inputs["context"]) == (32, 8192)
     assert route_numeric("and the same 32 x 8192 for mistral 7b") is None  # elsewhere it asks nothing computable
-    assert route_numeric("llama 3.1 8b bf16 weights", subject="the KV cache").calculator == "memory"
+    assert route_numeric("llama 3.1 8b bf16 weights", computes="kv_cache").calculator == "memory"
 
 
 @pytest.mark.parametrize(("question", "slot", "value"), [
@@ -1241,3 +1241,54 @@ def test_reference_parts_and_sentences_that_ask_nothing(question, calculator, ex
 ])
 def test_history_is_still_not_a_calculation(question):
     assert route_numeric(question) is None
+
+
+@pytest.mark.parametrize("question, computes, calculator, expected", [
+    # a question that names no calculation leans on the calculator its page is about (front matter `computes`)
+    ("what about 2 GB on 16 gpus, two nodes?", "collective", "collective",
+     {"op": "all_reduce", "size": 2_000_000_000, "ranks": 16, "nodes": 2}),
+    ("what about qwen 72b at 128k, one request", "kv_cache", "kv_cache", {"context": 131072, "batch": 1}),
+])
+def test_a_question_leaning_on_its_page(question, computes, calculator, expected):
+    routed = route_numeric(question, computes=computes)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert any("this page is about" in a for a in routed.assumed)  # the reader is told what was assumed
+    assert route_numeric(question) is None  # on a page about something else it asks nothing computable
+
+
+@pytest.mark.parametrize("question, computes", [
+    # the page is no calculation by itself: a question on it must give what the page's calculator needs
+    ("one of our nodes has a nic that came up at 200g instead of 400g, is that a big deal for the job", "collective"),
+    ("why did the run slow down on 4096 h100s?", "training"),
+])
+def test_a_page_does_not_turn_every_question_into_its_calculation(question, computes):
+    assert route_numeric(question, computes=computes) is None
+
+
+@pytest.mark.parametrize("question", [
+    "full shard llama 3.1 70b over 64 a100 40gb pcie - fits per card?",  # no such A100 in the registry
+    "llama 3.1 70b fp8 on an h100 96gb, fits?",  # a memory no H100 in the registry has
+])
+def test_a_variant_the_registry_lacks_is_an_unknown_gpu(question):
+    assert isinstance(route_numeric(question), UnknownGpu)
+
+
+@pytest.mark.parametrize("question, gpu", [
+    ("NVIDIA A100-SXM4-40GB, mistral 7b fits?", "a100-40gb"),
+    ("llama 3.1 8b on an h100 pcie, tok/s", "h100-pcie"),
+    ("l40s pcie with llama 3.1 8b fp8 fits?", "l40s"),  # a PCIe card already
+    ("mistral 7b fp16 on one l40s (864 GB/s), 4 users at 4k, memory left?", "l40s"),  # a bandwidth, not a memory
+])
+def test_variants_the_registry_has_stay_known(question, gpu):
+    assert _route(question).inputs["gpu"] == gpu
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("how many TB would we be writing every save for gpt oss 120b training (weights + fp32 master + adam)",
+     "memory", {"primary": "checkpoint_bytes"}),
+    # money in an aside is a given
+    ("gpt-oss-20b tokens/sec on a 4090 (bought mine in 2023 for $1600 lol)", "decode", {"gpu": "rtx-4090"}),
+])
+def test_saves_and_asides(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

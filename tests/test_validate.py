@@ -63,6 +63,18 @@ def test_unknown_field_bad_kind_and_pending_concepts(tmp_path):
     assert ("error", "links to unknown concept id 'not-written-yet'") in [(p.severity, p.message) for p in strict]
 
 
+def test_an_article_says_which_calculator_its_page_is_about(tmp_path):
+    corpus = copy_corpus(tmp_path)
+    article = corpus / "articles" / "mooncake.md"
+    article.write_text(article.read_text().replace("tags: [", "computes: kv_cache\ntags: [", 1))
+    _, problems = validate(corpus)
+    assert not [p for p in problems if p.severity == "error"]
+    article.write_text(article.read_text().replace("computes: kv_cache", "computes: kv-cache"))
+    _, problems = validate(corpus)
+    assert any(p.path.name == "mooncake.md" and p.message.startswith("computes must be one of memory, kv_cache")
+               and "got 'kv-cache'" in p.message for p in problems)
+
+
 def test_unparseable_file_is_reported_with_the_rest(tmp_path):
     corpus = copy_corpus(tmp_path)
     (corpus / "sources" / "broken.md").write_text("no front matter here\n")

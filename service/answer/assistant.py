@@ -81,6 +81,7 @@ class Assistant:
         weights = TermWeights(texts)
         speller = Speller(texts + [d.title for d in catalogue.corpus.documents])
         self.reader = Reader(speller, catalogue.subjects())
+        self.page_calculators = catalogue.page_calculators()  # article id → the calculator its page is about
         self.retriever = Retriever(searcher, catalogue, weights, speller.english, settings.top_k,
                                    settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"),
                                    adapter=load_model("question_adapter"))
@@ -119,8 +120,8 @@ class Assistant:
         (a calculation the question also wants explained rides along)."""
         prepared = Prepared(answer_id=str(uuid.uuid4()), route="retrieval", question=question)
         with timed(prepared.timings, "route"):
-            subject = self.reader.subjects.get(request.article or "")  # what "it" means on the reader's page
-            numeric = route_numeric(request.question, previous_calculation(request.history), subject)
+            computes = self.page_calculators.get(request.article or "")  # what "it" computes on the reader's page
+            numeric = route_numeric(request.question, previous_calculation(request.history), computes)
             if numeric is None and question != request.question:
                 numeric = route_numeric(question)
             calculation = self._calculate(numeric) if isinstance(numeric, NumericRequest) else None

@@ -19,6 +19,8 @@ fit check — returns None and goes to retrieval.
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -160,13 +162,15 @@ def _after_the_question(r: Reading, cue: Tag) -> bool:
     return any(w == "?" for w in r.words[:cue.start])
 
 
-def _in_a_sentence_asking_nothing(r: Reading, cue: Tag) -> bool:
-    """The cue's sentence has no asking word, and another sentence of the question has one."""
-    ends = _sentence_ends(r)
+def _in_a_sentence_asking_nothing(r: Reading, cue: Tag, asides: bool = False) -> bool:
+    """The cue's sentence has no asking word, and another sentence of the question has one; with `asides`, an
+    aside in brackets counts as a sentence ("tok/s on a 4090 (bought mine in 2023 for $1600 lol)")."""
+    ends = _sentence_ends(r) + ([i for i, w in enumerate(r.words) if w in ("(", ")")] if asides else [])
     start = max([e + 1 for e in ends if e < cue.start], default=0)
     end = min([e for e in ends if e >= cue.end], default=len(r.words))
     asking = [t for t in r.of("CUE") if t.key in _ASKING]
-    return bool(asking) and all(not start <= t.start <= end for t in asking)  # (a sentence's own "?" is in it)
+    aside = asides and r.words[start - 1:start] == ["("]  # an aside need not stand beside an asking sentence
+    return (bool(asking) or aside) and all(not start <= t.start <= end for t in asking)  # (its own "?" is in it)
 
 
 _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "intermediate size"}
@@ -178,12 +182,14 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     word = cue.text.lower()
     if {"no", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start]):
         return True  # "(assume no paging savings)": a condition set aside, not what is asked
+    if _after_the_question(r, cue) and _in_a_sentence_asking_nothing(r, cue):
+        return True  # "… fit on one 8x mi300x node? we pay $2.10/hr per card so id rather not buy a second": why
     if _in_the_setup(r, cue):
         return True  # "… and bills $2.19 per million output tokens. Estimate the total memory": a given, not asked
     if word == "what should a":  # "what should a 1 GB all_reduce … take": the time to expect, not advice
         return "take" in r.words[cue.end:] and any(t.start >= cue.end for t in r.of("QUANTITY"))
     if word in ("$", "usd", "dollars"):  # "… in bf16? budget is $40k/month": a given in a sentence that asks nothing
-        return _in_a_sentence_asking_nothing(r, cue)
+        return _in_a_sentence_asking_nothing(r, cue, asides=True)
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
         figures = {i for t in r.of("QUANTITY") for i in range(t.start, t.end)}
         return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))
@@ -191,7 +197,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         # ships it in": the release precision
         return (any(p.start == cue.end or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))
                 or r.words[cue.start - 1:cue.start] == ["as"])
-    if word in ("storage", "nvme", "ssd", "ssds", "disk"):  # "our storage team wants the size of one checkpoint"
+    if word in ("storage", "nvme", "ssd", "ssds", "disk", "write", "writing", "written", "writes"):
+        # "our storage team wants the size of one checkpoint", "how many TB would we be writing every save"
         return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
     if word in ("save", "saves", "saved", "saving"):  # "if i save the optimizer state too": what a checkpoint holds
         return r.has("checkpoint") and any(c.start > cue.start for c in r.of("CUE") if c.key in (
@@ -205,9 +212,7 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return any(t.start == cue.end for t in r.of("UNKNOWN_GPU"))
     if word in ("wait", "waiting") and r.words[cue.start - 1:cue.start] == ["of"]:
         return r.has("days", "hours", "how_long")  # "how many days of waiting is that": a training time
-    # "… fit on a single 8x mi300x node? we pay $2.10/hr per card so id rather not buy a second node": the
-    # sentence after the question asks nothing: it tells why, and the question stands
-    return _in_a_sentence_asking_nothing(r, cue) and _after_the_question(r, cue)
+    return False
 
 
 def _conceptual(r: Reading) -> bool:
@@ -667,12 +672,13 @@ def _state_the_rest(out: _Inputs) -> None:
 
 
 def route_numeric(question: str, previous: NumericRequest | None = None,
-                  subject: str | None = None) -> NumericRequest | UnknownName | None:
+                  computes: str | None = None) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
-    `subject` is what "it" means on the reader's page ("the KV cache" on the kv-cache article)."""
+    `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
+    article), which "it" and a question naming no calculator lean on."""
     r = without_reference_parts(without_known_results(without_observed_results(
         without_claimed_results(question, read_what_if(question) or tag(question)))))
-    _page_subject(r, subject, pronoun=_IT.search(question) is not None)
+    _page_subject(r, computes, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)
     if previous is not None and _is_followup(question, r, s):
@@ -680,7 +686,10 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     if not _asks_for_a_number(r, s):
         return None
     calculator = _calculator(r, s)
-    if calculator is None and _page_subject(r, subject):  # on the KV-cache page "qwen 72b at 128k" is its KV cache
+    if calculator is None and _page_subject(r, computes):  # on the KV-cache page "qwen 72b at 128k" is its KV cache
+        s = bind(r)  # (the page's words may name a collective, which binding reads)
+        _use_pasted_config(question, s)
+        s.note(f"read as the {_PAGE_WORDS[computes]} this page is about (the question names no calculation)")
         calculator = _calculator(r, s)
     if calculator is None:
         return None
@@ -708,24 +717,34 @@ def _use_pasted_config(question: str, s: Slots) -> None:
 
 
 _IT = re.compile(r"\b(?:it|its|it's|this|that)\b", re.IGNORECASE)
-_QUANTITY_SUBJECTS = ("kv",)  # page subjects that are a quantity a calculator computes
+# what each page calculator stands for, in the words a reader on that page leaves out
+_PAGE_WORDS = {"kv_cache": "KV cache", "collective": "all-reduce", "training": "training time", "memory": "memory",
+               "decode": "decode speed", "roofline": "ridge point"}
 
 
-def _page_subject(r: Reading, subject: str | None, pronoun: bool = True) -> bool:
-    """On a page whose subject is a computed quantity, the question is about that quantity: "it" in "so how big
-    does it get for llama 3.1 405b at 128k", or a question that names no calculator ("qwen 72b at 128k, one
-    request") on the KV-cache page. Adds the subject's cue at the question's end; True when it did."""
-    if not subject or not pronoun or r.has(*_QUANTITY_SUBJECTS):
+# what a question leaning on the page must give itself: a buffer to move, tokens to train on ("a nic at 200g
+# instead of 400g, is that a big deal" on the interconnects page asks no collective's time)
+_PAGE_NEEDS = {"collective": (("QUANTITY", "bytes"),), "training": (("QUANTITY", "tokens"),)}
+
+
+def _page_subject(r: Reading, computes: str | None, pronoun: bool = True) -> bool:
+    """On a page whose worked figures are one calculator's, the question is about that quantity: "it" in "so how
+    big does it get for llama 3.1 405b at 128k" on the KV-cache page, or a question that names no calculator ("what
+    about 2 GB on 16 gpus, two nodes?" on the NCCL page). Adds the page's words at the question's end, unless the
+    question already says them; True when it did."""
+    if not computes or not pronoun or not all(r.of(*need) for need in _PAGE_NEEDS.get(computes, ())):
         return False
-    cues = _subject_cues(subject)
-    r.tags += [Tag("CUE", key, len(r.words), len(r.words), subject) for key in cues]
-    return bool(cues)
+    page = _page_tags(computes)
+    if any(r.of(t.label, None if t.label == "COLLECTIVE" else t.key) for t in page):
+        return False  # (an all-gather asked on the NCCL page stays an all-gather)
+    r.tags += [dataclasses.replace(t, start=len(r.words), end=len(r.words)) for t in page]
+    return bool(page)
 
 
-@lru_cache(maxsize=64)
-def _subject_cues(subject: str) -> tuple[str, ...]:
-    """The quantity cues a page subject carries (tagged once per subject, not on every question)."""
-    return tuple(t.key for t in tag(subject).tags if t.label == "CUE" and t.key in _QUANTITY_SUBJECTS)
+@lru_cache(maxsize=8)
+def _page_tags(computes: str) -> tuple[Tag, ...]:
+    """The tags of a page calculator's words (tagged once, not on every question)."""
+    return tuple(tag(_PAGE_WORDS[computes]).tags)
 
 
 @lru_cache(maxsize=256)

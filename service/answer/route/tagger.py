@@ -212,7 +212,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem",
                     "acts estimate", "acts memory", "in-between results"),
     "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size", "save file", "saved file", "saved checkpoint",
-                   "saved checkpoints"),
+                   "saved checkpoints", "every save", "each save", "per save"),
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "full gradient checkpointing",
@@ -768,8 +768,9 @@ def tag(question: str) -> Reading:
     doc = nlp.make_doc(_typed_form(question))
     _merge_number_words(doc)
     _mend_typos(doc, vocabulary)
-    tags = [_memory_variant(doc, _glued_variant(doc, t)) for t in _phrase_tags(doc, names, kinds)
-            if not _figure_not_card(doc, t)]
+    tags = [_form_factor_variant(doc, _memory_variant(doc, _glued_variant(doc, t)))
+            for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
+    tags = _without_swallowed(tags)
     covered = {i for t in tags for i in range(t.start, t.end)}
     tags += _name_tags(doc, covered, {t.start for t in tags if t.label == "GPU"})
     tags += _consumer_cards(doc, {i for t in tags for i in range(t.start, t.end)})
@@ -1219,19 +1220,56 @@ def _glued_variant(doc: Doc, t: Tag) -> Tag:
     return Tag("UNKNOWN_GPU", "gpu", t.start, t.end + 1, typed)
 
 
+_FORM_FACTORS = {"pcie", "sxm", "sxm4", "sxm5", "nvl"}
+_FORM_FACTOR = re.compile(r"[-\s]*\b(?:sxm\d?|pcie|nvl)\b", re.IGNORECASE)  # "A100-SXM4" → "A100"
+
+
+def _form_factor_variant(doc: Doc, t: Tag) -> Tag:
+    """'h100 pcie', 'a100 40gb pcie': a form factor written after a part names that variant; a PCIe variant the
+    registry lacks is an unknown GPU, not the SXM part with a PCIe link beside it. A card that is PCIe already
+    stays itself, and 'pcie 5' / 'pcie gen4' after a part is its link."""
+    k = t.end
+    if t.label != "GPU" or k >= len(doc) or doc[k].lower_ not in _FORM_FACTORS:
+        return t
+    if k + 1 < len(doc) and (doc[k + 1].like_num or doc[k + 1].lower_.startswith("gen")):
+        return t
+    typed = doc[t.start:k + 1].text
+    spec = find_gpu(typed)
+    if spec is not None:
+        return Tag("GPU", spec.id, t.start, k + 1, typed, note=_reading_note("GPU", typed, spec.id))
+    own = gpus().entries[t.key]
+    if doc[k].lower_ != "pcie" or (own.link or "pcie").startswith("pcie"):
+        return t  # "b300 sxm6" is the B300; an L40S is a PCIe card anyway
+    return Tag("UNKNOWN_GPU", "gpu", t.start, k + 1, typed)  # "a100 40gb pcie": a PCIe part the registry lacks
+
+
+def _without_swallowed(tags: list[Tag]) -> list[Tag]:
+    """Tags inside a longer part name found after them (the "pcie" of "a100 40gb pcie")."""
+    parts = [t for t in tags if t.label in ("GPU", "UNKNOWN_GPU")]
+    return [t for t in tags if not any(p is not t and p.start <= t.start and t.end <= p.end and (p.start, p.end) != (
+        t.start, t.end) for p in parts)]
+
+
 def _memory_variant(doc: Doc, t: Tag) -> Tag:
     """'a100 40g', 'A100 (40GB SXM4 version)': a part's memory written after it names that variant (not a 40 Gb/s
-    link, nor a buffer of 40 GB)."""
+    link, nor a buffer of 40 GB); a memory no variant in the registry has ('h100 96gb') is an unknown part."""
     k = t.end + 1 if t.end < len(doc) and doc[t.end].text == "(" else t.end
     if t.label != "GPU" or k + 1 >= len(doc) or not doc[k].like_num:
         return t
     unit = doc[k + 1].lower_
     if not (unit == "g" and not doc[k].whitespace_) and unit not in ("gb", "gig"):
         return t
-    spec = find_gpu(f"{doc[t.start:t.end].text} {doc[k].text}gb")
-    if spec is None:
-        return t
+    if k + 2 < len(doc) and doc[k + 2].text in ("/", "per", "ps"):
+        return t  # "L40S (864 GB/s)": its bandwidth, not its memory
+    name = doc[t.start:t.end].text
+    spec = find_gpu(f"{name} {doc[k].text}gb") or find_gpu(f"{_FORM_FACTOR.sub('', name)} {doc[k].text}gb")
     typed = doc[t.start:k + 2].text
+    if spec is None:
+        own = gpus().entries[t.key].memory_bytes
+        gigabytes = _value(doc[k]) or 0
+        if all(abs(gigabytes * unit - own) > 0.1 * own for unit in (1e9, 2**30)):
+            return Tag("UNKNOWN_GPU", "gpu", t.start, k + 2, typed)  # "h100 96gb": a variant the registry lacks
+        return t
     return Tag("GPU", spec.id, t.start, k + 2, typed, note=_reading_note("GPU", typed, spec.id))
 
 
