@@ -1292,3 +1292,15 @@ def test_variants_the_registry_has_stay_known(question, gpu):
 ])
 def test_saves_and_asides(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a DGX/HGX is a server of eight of its GPUs; a spec sheet's heading names the part only
+    ("llama 3.1 70b on a dgx h100 in bf16, fits?", "memory", {"gpu": "h100-sxm", "gpus": 8}),
+    ("two dgx h100s, all-reduce 1 GB, time?", "collective", {"nodes": 2, "gpus_per_node": 8}),
+    ("all_reduce of 1 GiB on a dgx a100, how long", "collective", {"gpu": "a100-80gb", "ranks": 8}),
+    ("HGX B200 per GPU: FP8 9 PFLOPS with sparsity (4.5 dense). DeepSeek-V3, 14.8T tokens, 2,048 B200s in FP8 at "
+     "MFU 0.3 -- days?", "training", {"gpu": "b200", "gpus": 2048}),
+])
+def test_dgx_systems(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

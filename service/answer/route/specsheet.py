@@ -30,7 +30,12 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"\b(\d+)(?=\s+on\s+(?:one|a|the|each)\s+(?:UBB|baseboard|board|node|box|server|chassis)\b)", r"\1 GPUs"),
     (r"\b(?:over|across)\s+all\s+(\d+)\b(?!\s*(?:gpus?|cards?|chips?|ranks?|nodes?|devices?|accelerators?))",
      r"over \1 GPUs"),
-    # a system named for its GPUs: "DGX A100", "HGX H200" (eight of them; the question says how many it uses)
+    # a system named for its GPUs: "a DGX H100" is a server of eight H100s, "two HGX H200s" two of them, "8 dgx
+    # h100 nodes" eight of eight; a spec sheet's heading ("DGX A100 (40GB SXM4 version):", "HGX B200 per GPU:")
+    # names the part only (the question says how many it uses)
+    (r"\b[DH]GX[\s-]+(A100|H100|H200|H20|B200|B300)(s?)\b(?!\s*(?:\(|:|per\b|nodes?\b|servers?\b|box|systems?\b))",
+     r"8x \1 server\2"),
+    (r"\b[DH]GX[\s-]+(?=(?:A100|H100|H200|H20|B200|B300)s?\s+(?:nodes?|servers?|box|systems?)\b)", "8x "),
     (r"\b[DH]GX[\s-]+(?=(?:A100|H100|H200|H20|B200|B300)\b)", ""),
     # a form factor's generation: "SXM4", "SXM5" (the part's name already says which)
     (r"\b(SXM|OAM)\d\b", r"\1"),
