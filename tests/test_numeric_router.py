@@ -1304,3 +1304,22 @@ def test_saves_and_asides(question, calculator, expected):
 ])
 def test_dgx_systems(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # an nccl-tests size sweep on the command line is no buffer and no bandwidth: the row asked for is
+    ("all_reduce_perf -b 8 -e 8G -f 2 on one dgx h100 (8 gpus, nvswitch). for the 8GiB row, what busbw should the "
+     "out-of-place column show if its purely nvlink bound?", "collective",
+     {"size": 8 * 2**30, "ranks": 8, "bandwidth": None, "primary": "busbw"}),
+    # the algorithm set aside is not the one asked for
+    ("2 nodes x 8 b200 with xdr 800G per gpu. flat ring all-reduce of 4GB (force NCCL_ALGO=Ring, not the two level "
+     "thing) - time?", "collective", {"algorithm": "ring", "primary": "time_s"}),
+    # "seq 4k." ends a sentence; GRPO samples are sequences; a training layout's weights per rank
+    ("deepspeed zero2 mixtral 8x7b on 32 gpus (4 nodes x 8), mbs 1 seq 4k. whats the activation memory estimate per "
+     "gpu with selective recompute", "memory", {"context": 4096, "primary": "activation_bytes"}),
+    ("gpt-oss-20b kv for 32 grpo samples of 8k tokens each", "kv_cache", {"batch": 32, "context": 8192}),
+    ("training llama 3.1 405b with tp8 pp8, how many GB of bf16 weights sit on each rank?", "memory",
+     {"mode": "training", "tp": 8, "pp": 8, "primary": "weights_bytes"}),
+])
+def test_training_and_network_jargon(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

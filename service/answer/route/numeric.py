@@ -285,6 +285,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state")
             or (r.has("no_activations") and not r.has("kv"))
             or (train and _memoryish(r, v))
+            or (train and r.has("weights") and any(k in v for k in ("tp", "pp")))  # "training with tp8 pp8, weights per rank"
             or (r.has("checkpoint") and (train or r.has("adam", "state") or _full_checkpoint(r)))
             or (r.has("adam") and r.has("memory", "state", "how_much"))
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
@@ -354,6 +355,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "total_bytes" if r.has("total") or _joined_to_state(r) else "activation_bytes"
         if _how_many_gpus(r):
             return "min_gpus"
+        if r.has("weights") and not r.has("grads", "adam", "state", "training_state"):
+            return "weights_bytes"  # "how many GB of bf16 weights sit on each rank": the weights' share alone
         return "training_state_bytes"
     if calculator == "memory":
         if _how_many_gpus(r):
@@ -401,7 +404,7 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "time_s"  # "seeing busbw 190 … with a 4 GiB buffer, how long did each op take"
         if inputs.get("busbw") or inputs.get("algbw"):
             return s.asked if s.asked and s.asked not in inputs else ("algbw" if "busbw" in inputs else "busbw")
-        flat, two_level = r.cue("flat"), r.cue("two_level")
+        flat, two_level = _algorithm_cue(r, "flat"), _algorithm_cue(r, "two_level")
         if flat is not None and two_level is not None and flat.start < two_level.start and inputs.get("nodes"):
             return "flat_ring_time_s"  # "flat ring time? and the two-level one?": the first one asked
         if inputs.get("algorithm") == "hierarchical" and two_level is not None:
@@ -623,14 +626,20 @@ def _collective(out: _Inputs, _: bool) -> None:
     out.set("gpu", v.get("gpu"))
     out.set("busbw", v.get("busbw"))
     out.set("algbw", v.get("algbw"))
-    if r.has("two_level"):
+    if _algorithm_cue(r, "two_level"):
         out.set("algorithm", "hierarchical")
-    elif r.has("flat"):
+    elif _algorithm_cue(r, "flat"):
         out.set("algorithm", "ring")
-    elif r.has("tree") and op == "all_reduce":
+    elif _algorithm_cue(r, "tree") and op == "all_reduce":
         out.set("algorithm", "tree")
-    elif r.has("ring") and not (nodes and nodes > 1):
+    elif _algorithm_cue(r, "ring") and not (nodes and nodes > 1):
         out.set("algorithm", "ring")
+
+
+def _algorithm_cue(r: Reading, key: str) -> Tag | None:
+    """The algorithm the question asks for, not one it sets aside ("flat ring, not the two level thing")."""
+    return next((t for t in r.of("CUE", key)
+                 if not {"not", "no", "without", "instead", "rather"} & set(r.words[max(t.start - 3, 0):t.start])), None)
 
 
 def _training(out: _Inputs, _: bool) -> None:

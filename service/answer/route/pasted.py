@@ -117,7 +117,7 @@ _BLANKS = re.compile(r"[ \t]{2,}|[ \t]*,[ \t]*(?=,)")
 _SLURM_LINES = re.compile(r"\s*\n(?=\s*#SBATCH)")
 _PER_PROCESS = re.compile(r"(?<!\S)-g\s+(\d+)\b")
 _LOOKS_PASTED = re.compile(r"^\s*(?:[|#$]|GPU[\[ ]\d|\./|vllm |python|srun|mpirun|torchrun|deepspeed|accelerate|gcloud|"
-                           r"Product Name|name,|HL-|Rate:|num_|\{|\")|--[a-z]|\w:\d+b\b|nvidia\.com/gpu|MiB\s*$",
+                           r"Product Name|name,|HL-|Rate:|num_|\{|\")|--[a-z]|\w:\d+b\b|nvidia\.com/gpu|MiB\s*$|\w_perf\s+-",
                            re.I | re.M)
 
 

@@ -38,6 +38,8 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # "AI 500": arithmetic intensity (upper case only: "ai" in words is the field)
     (r"\bAI\s*[=:]?\s*(?=\d)", "intensity ", 0),
     (r"@", " at ", 0),
+    # "seq 4k. whats …": a sentence's stop after a figure's k or M is not an abbreviation's ("k.")
+    (r"(?<=\d)([kKmM])\.(?=\s|$)", r"\1 .", 0),
     # "8x rented a100": the count of the parts, whatever word stands before their name
     (r"\b(\d+)\s*x\s+(?:rented|used|spare|idle|cloud|extra|reserved|spot|old|new)\s+", r"\1x ", re.I),
     # local runners: a GGUF quant's name ("Q4_K_M", "Q8_0") is its bits; llama-server's "-np 4" is 4 parallel slots

@@ -406,7 +406,8 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
               "workstation", "workstations", "rig", "rigs", "desktop", "desktops"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
-              "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots"),
+              "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots", "rollouts", "samples",
+              "completions"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
