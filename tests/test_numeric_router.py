@@ -1323,3 +1323,48 @@ def test_dgx_systems(question, calculator, expected):
 ])
 def test_training_and_network_jargon(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a chat message's markup is no figure and no name: mentions, channels, links, emoji, emphasis, code
+    ("<@U04BOT01> *kv cache* for `llama-3.1-8b` at 32k, batch 4? :pray: cc <#C0123|gpu-infra>", "kv_cache",
+     {"model": "llama-3.1-8b", "context": 32768, "batch": 4}),
+    # a struck-out name is one the writer took back
+    ("~llama 3.1 70b~ *llama 3.1 8b* in fp8, how big are the weights?", "memory",
+     {"model": "llama-3.1-8b", "precision": "fp8"}),
+    # Slack's escapes, a bulleted setup, a ticket number
+    ("setup for ticket INFRA-2291:\n• model: mistral 7b\n• ctx: 16k\n• seqs: 8\nkv cache total &amp; per token?",
+     "kv_cache", {"model": "mistral-7b", "context": 16384, "batch": 8}),
+    ("(jira OPS-7781) how big is one full training checkpoint of llama 3.1 8b? asking for the storage team",
+     "memory", {"model": "llama-3.1-8b", "primary": "checkpoint_bytes"}),
+    # "case:" is a word, not a ticket: its figure stays
+    ("worst case: 1 MiB all-reduce over 64 ranks on ndr, time?", "collective", {"size": 2**20, "ranks": 64}),
+    # "(vs the fp8 peak)" says what an MFU is measured against, it compares nothing
+    ("deepseek v3, 14.8T tokens in fp8 (vs the fp8 peak), 2048 h100s, mfu 0.3 - days?", "training",
+     {"gpus": 2048, "mfu": 0.3, "precision": "fp8"}),
+])
+def test_chat_markup(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a quoted message that asked its own question: this one changes it ("same model", "redo", "same question but")
+    ("&gt; kv cache for llama 3.1 8b, batch 8 at 8k\nredo it for batch 32 at 4k please, same model", "kv_cache",
+     {"model": "llama-3.1-8b", "batch": 32, "context": 4096}),
+    ("> all-reduce 1 GB over 16 h100s on nvlink, how long?\n+1, same question but 4 GB", "collective",
+     {"size": 4 * 10**9, "ranks": 16}),
+    # a quoted message whose figures this question does not use
+    ("> llama 3.1 70b in bf16 needs about 141 GB right?\nok but what's the kv per token of mistral 7b?", "kv_cache",
+     {"model": "mistral-7b", "batch": None}),
+    # a quoted setup that asks nothing is this question's setup
+    ("> we run llama 3.1 8b in bf16 on one h100\nwhat batch-1 tokens/s should that setup get?", "decode",
+     {"model": "llama-3.1-8b", "gpu": "h100-sxm"}),
+])
+def test_a_quoted_message(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_python_prompt_is_no_quote():
+    routed = _route(">>> torch.cuda.get_device_name(0)\n'NVIDIA H100 80GB HBM3'\nhow much of it do llama 3.1 8b's bf16 "
+                    "weights leave free?")
+    assert routed.calculator == "memory" and routed.inputs.get("gpu") == "h100-sxm"

@@ -343,6 +343,15 @@ def test_scope_comes_from_the_article_id_or_url(service):
     assert parse("<https://example.com/articles/mooncake> hi", catalogue).article is None
 
 
+def test_a_message_keeps_its_lines(service):
+    """A quoted earlier message and a bulleted setup stay one per line, so the router can tell the quote from the
+    question (the quote's figures are someone else's)."""
+    catalogue = service.app.state.runtime.assistant.catalogue
+    asked = parse(f"<@{BOT_USER_ID}>  &gt; kv for llama 3.1 8b at 4k\n\nredo it   for batch 32 ,  same model", catalogue,
+                  BOT_USER_ID)
+    assert asked.text == "> kv for llama 3.1 8b at 4k\nredo it for batch 32, same model"
+
+
 def test_answers_are_escaped_for_slack():
     text = mrkdwn("**Weights: 1 GB** if a < b & c > d [1]; see [the page](https://x.example/p) [7].",
                   {1: "https://x.example/a#s"})

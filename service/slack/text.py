@@ -54,7 +54,12 @@ def plain(text: str, bot_user_id: str | None = None) -> str:
             return "" if target[1:] in ("here", "channel", "everyone") else (label or "")
         return label or target
 
-    return " ".join(unescape(_WRAPPED.sub(unwrap, text)).split())
+    return _tidy(unescape(_WRAPPED.sub(unwrap, text)))
+
+
+def _tidy(text: str) -> str:
+    """Runs of spaces made one, blank lines dropped; line breaks kept (a quoted line or a list is one per line)."""
+    return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
 
 
 def parse(text: str, catalogue: Catalogue, bot_user_id: str | None = None, command: bool = False) -> Question:
@@ -78,7 +83,7 @@ def parse(text: str, catalogue: Catalogue, bot_user_id: str | None = None, comma
     words = _WRAPPED.sub(unwrap, text)
     words = plain(words, bot_user_id)
     words = _URL.sub(lambda m: " " if take(m.group(0)) else m.group(0), words)
-    words = re.sub(r"\s+([?.,;:!])", r"\1", " ".join(words.split()))
+    words = re.sub(r"[ \t]+([?.,;:!])", r"\1", _tidy(words))
     article = next((i for i, known in found if known), None)
     unknown = next((i for i, known in found if not known), None)
     if command and article is None:

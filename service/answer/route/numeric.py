@@ -36,6 +36,7 @@ from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
+from .chat import as_plain, quoted_and_asked
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
@@ -199,7 +200,7 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
                 or r.words[cue.start - 1:cue.start] == ["as"])
     if word in ("storage", "nvme", "ssd", "ssds", "disk", "write", "writing", "written", "writes"):
         # "our storage team wants the size of one checkpoint", "how many TB would we be writing every save"
-        return r.has("checkpoint") and not r.has("how_long") and any(w in BYTE_WORDS for w in r.words)
+        return r.has("checkpoint") and not r.has("how_long") and (r.has("how_big") or any(w in BYTE_WORDS for w in r.words))
     if word in ("save", "saves", "saved", "saving"):  # "if i save the optimizer state too": what a checkpoint holds
         return r.has("checkpoint") and any(c.start > cue.start for c in r.of("CUE") if c.key in (
             "training_state", "adam", "weights", "checkpoint", "grads"))
@@ -685,6 +686,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
+    quoted, question = quoted_and_asked(as_plain(question))
+    if quoted:
+        return _after_a_quote(quoted, question, previous, computes)
     r = without_reference_parts(without_known_results(without_observed_results(
         without_claimed_results(question, read_what_if(question) or tag(question)))))
     _page_subject(r, computes, pronoun=_IT.search(question) is not None)
@@ -708,6 +712,19 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     if s.unknown_gpu:
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
     return _request(out.calculator, out.values, out.notes, _conceptual(r))
+
+
+def _after_a_quote(quoted: str, asked: str, previous: NumericRequest | None,
+                   computes: str | None) -> NumericRequest | UnknownName | None:
+    """A message quoting an earlier one: the quote is the previous question when it asked one ("> kv for llama 3 8b
+    at 4k\nredo it for batch 128, same model"), and its figures are no part of a question that stands alone; a
+    quote that asks nothing, or one the question cannot do without ("on that setup"), is the question's setup."""
+    earlier = route_numeric(quoted, previous, computes) if previous is None else previous
+    if isinstance(earlier, NumericRequest):
+        routed = route_numeric(asked, earlier, computes)
+        if routed is not None:
+            return routed
+    return route_numeric(f"{quoted}\n{asked}", previous, computes)
 
 
 def _use_pasted_config(question: str, s: Slots) -> None:
@@ -776,9 +793,14 @@ def _is_followup(question: str, r: Reading, s: Slots) -> bool:
     names_model = "model" in s.values or "params" in s.values
     if names_model and (len(words) > 6 or not opens_as_followup(question)):
         return False  # a new, complete question
-    if opens_as_followup(question):
+    if opens_as_followup(question) or (not names_model and _SAME_SETUP.search(question)):
         return True
     return len(words) <= 5 and bool(s.values or s.token_counts or s.unknown_gpu) and not _is_conceptual(r)
+
+
+# "redo the kv calc for batch 128, same model", "+1, same question but 8 nodes": the earlier setup, changed
+_SAME_SETUP = re.compile(r"\b(?:same (?:model|setup|config|question|thing|run|box|cluster|hardware|settings|calc)|"
+                         r"re-?do|re-?run)\b", re.I)
 
 
 def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest | UnknownName | None:

@@ -741,6 +741,7 @@ def _typed_form(question: str) -> str:
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     text = _CHOSEN_SIDE.sub(_chosen_side, text)  # "fp8 vs bf16 - just give me the fp8 one"
+    text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
     text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
     return _unjoin(text)
@@ -752,6 +753,9 @@ _OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|ser
 # syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)
 _GRADIENT_SYNC = re.compile(r"\bsync(?:ing|hroni[sz]e|hroni[sz]ing)?\s+(?P<what>(?:[\w-]+\s+){0,3}?(?:gradients|grads)\b)",
                             re.I)
+
+# "(vs the fp8 peak)", "versus bf16 peak": the peak an MFU is measured against, not two things compared
+_AGAINST_PEAK = re.compile(r"\b(?:vs\.?|versus|against)\s+(?:the\s+)?(?P<precision>(?:[\w.-]+\s+)?)(?:dense\s+)?peak\b", re.I)
 
 # "A vs B … just give me the A one": a comparison the reader narrows to one side, so one calculation is asked
 _CHOSEN_SIDE = re.compile(r"\b(?P<a>[\w.-]+)\s+(?:vs\.?|versus)\s+(?P<b>[\w.-]+)(?P<rest>[^.?!]*?\b(?:just|only)\b"
