@@ -81,6 +81,12 @@ class Catalogue:
     def texts(self) -> list[str]:
         return [s.text for d in self.corpus.documents for s in d.sections]
 
+    def page_terms(self) -> dict[str, frozenset[int]]:
+        """Article id → every stemmed term of its title, headings and text (what the page mentions at all)."""
+        from .answer.terms import terms
+        return {doc.id: frozenset().union(terms(doc.title), *(terms(f"{s.heading} {s.text}") for s in doc.sections))
+                for doc in self.corpus.of_kind("article")}
+
     def subjects(self) -> dict[str, str]:
         return {a.id: a.subject for a in self.articles.values()}
 

@@ -95,3 +95,33 @@ def test_a_comparison_says_each_side_and_then_what_sets_them_apart():
     assert said == ["TTFT", "TPOT", "Prefill"]
     one_line = Reading.plain("ttft vs tpot in one line each")
     assert [q.text.split()[0] for q in composer.choose(one_line, [latencies], quotes)] == ["TTFT", "TPOT"]
+
+
+def _leads(question: str, passage: Hit, scores: dict[str, float]) -> list[str]:
+    """The opening words of the sentences chosen, when the scorer gives each sentence (by its first word) a score."""
+    from service.answer.reading import Reading
+
+    composer = ExtractiveComposer(TermWeights([passage.passage.text, "An unrelated passage about NVLink."]))
+    reading = Reading.plain(question)
+    quotes = composer.candidates(reading, [passage])
+    for quote in quotes:
+        quote.score = scores[quote.text.split()[0]]
+    return [q.text.split()[0] for q in composer.choose(reading, [passage], quotes)]
+
+
+def test_what_is_leads_with_the_sentence_that_says_what_it_is():
+    passage = hit("Context parallelism", "Llama 3 used context parallelism for its long-context stage on 16,384 GPUs. "
+                                         "Context parallelism (CP) splits one long sequence into chunks, one per rank. "
+                                         "Short sequences gain nothing from it.")
+    # the scorer prefers the sentence about Llama 3; the definition still leads, while it is a plausible answer
+    assert _leads("what is context parallelism", passage, {"Llama": 0.6, "Context": 0.3, "Short": 0.1})[0] == "Context"
+    assert _leads("what is context parallelism", passage, {"Llama": 0.9, "Context": 0.1, "Short": 0.1})[0] == "Llama"
+    assert _leads("why use context parallelism", passage, {"Llama": 0.6, "Context": 0.3, "Short": 0.1})[0] == "Llama"
+
+
+def test_a_comparison_takes_each_sides_defining_sentence():
+    passage = hit("Reduce and all-reduce", "All-reduce over 8 ranks took 4 ms in the worked example above, twice "
+                                           "the reduce. Reduce: every rank sends its buffer and the sum lands only "
+                                           "on one root rank. All-reduce leaves the sum on every rank.")
+    said = _leads("reduce vs all-reduce", passage, {"All-reduce": 0.5, "Reduce:": 0.3, "Reduce": 0.3})
+    assert said[:2] == ["Reduce:", "All-reduce"] and "worked" not in " ".join(said)

@@ -28,3 +28,12 @@ def test_the_readers_own_word_first_and_the_pages_subject_for_it():
     assert asked_abbreviations("what does fsdp stand for", "what does fsdp stand for (ZeRO)") == ["fsdp"]
     assert asked_abbreviations("what does it even stand for", "what does it even stand for (ZeRO)") == ["ZeRO"]
     assert asked_abbreviations("how does fsdp shard the weights", "how does fsdp shard the weights") == []
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("what is mla", ["mla"]), ("whats a tpu?", ["tpu"]), ("define mfu", ["mfu"]), ("whats mfu again", ["mfu"]),
+    ("what is the kv cache", []),  # not one short word: a definition, not an abbreviation
+    ("what is it", []),  # a pronoun is not an abbreviation
+])
+def test_a_bare_definition_of_one_short_word_asks_for_its_expansion(question, asked):
+    assert asked_abbreviations(question, question) == asked

@@ -42,3 +42,19 @@ def test_an_instruction_with_no_question_of_the_readers_asks_nothing(question):
 ])
 def test_a_plain_question_is_not_taken_for_an_instruction(question):
     assert without_instructions(question) == (question, False)
+
+
+def test_a_bare_question_is_read_against_its_page_unless_it_names_another_pages_subject():
+    from service.answer.reading import Reader
+    from service.answer.spelling import Speller
+    from service.answer.terms import terms
+
+    pages = {"continuous-batching": "Continuous batching revises the batch after every iteration. Orca did it first.",
+             "kv-cache": "Multi-head latent attention (MLA) caches one latent per token."}
+    speller = Speller(list(pages.values()))
+    reader = Reader(speller, {"continuous-batching": "continuous batching"},
+                    {page: terms(text) for page, text in pages.items()}, terms(" ".join(pages.values())))
+    assert reader.read("who did it first", "continuous-batching").text == "who did it first (continuous batching)"
+    assert reader.read("orca?", "continuous-batching").text == "orca? (continuous batching)"  # the page's own word
+    assert reader.read("whats mla", "continuous-batching").text == "whats mla"  # the site's word, not this page's
+    assert reader.read("whats a pastry", "continuous-batching").text == "whats a pastry (continuous batching)"

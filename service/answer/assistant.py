@@ -80,7 +80,7 @@ class Assistant:
         texts = catalogue.texts()
         weights = TermWeights(texts)
         speller = Speller(texts + [d.title for d in catalogue.corpus.documents])
-        self.reader = Reader(speller, catalogue.subjects())
+        self.reader = Reader(speller, catalogue.subjects(), catalogue.page_terms(), frozenset(weights.idf))
         self.page_calculators = catalogue.page_calculators()  # article id → the calculator its page is about
         self.retriever = Retriever(searcher, catalogue, weights, speller.english, settings.top_k,
                                    settings.scope_margin, settings.lexical_weight, ranker=load_model("passage_ranker"),

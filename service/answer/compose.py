@@ -23,7 +23,7 @@ from .learned import LinearModel
 from .expansion import asked_abbreviations, spells_out
 from .markers import MARKER
 from .models import Citation
-from .reading import Reading
+from .reading import Reading, defined_subject
 from .terms import TermWeights, terms
 
 SENTENCE_FEATURES = ("cov", "cov_ctx", "cov_subject", "cov_rare", "head_cov", "first_match", "meta", "passage_rr",
@@ -37,6 +37,9 @@ PASSAGES = 4  # the best passages an answer is drawn from
 # 0.05 (= at 0), median 58 → 74 words (77 at 0); the word limit keeps the answer short, and the lead still leads.
 EXTRA_SHARE, RULE_EXTRA_SHARE = 0.05, 0.6
 MAX_WORDS = 80
+# The sentence that defines what a "what is" question asks about leads if it scores at least this share of the best
+# one; a side's defining sentence ("Reduce: each rank …") gets this bonus in a comparison (both chosen on held-out dev)
+DEFINER_SHARE, SIDE_DEFINES = 0.2, 0.3
 _NUMBER = re.compile(r"\d")
 _DEFINES = re.compile(r"^(?:\S+\s+){0,8}?(?:is|are|means|refers to|stands for|short for|is called|are called)\b|\(\s*[A-Z][A-Za-z0-9-]+\s*\)")
 _NAME = re.compile(r"(?:\b(?:by|from|at|of)\s+|\s)[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|et al\.?))|\b[A-Z]{2,}\s+\d{4}\b|\bet al\b")
@@ -103,13 +106,20 @@ class ExtractiveComposer:
         spelled = next((q for q in ranked if any(spells_out(a, q.unit.text) for a in abbreviations)), None)
         if spelled is not None:  # "what does fsdp stand for": the sentence that spells it out leads
             ranked = [spelled] + [q for q in ranked if q is not spelled]
+        elif (defined := defined_terms(reading)) and not reading.sides:
+            # "what is context parallelism": a sentence that opens on the term and says what it is leads
+            definer = next((q for q in ranked if q.score >= DEFINER_SHARE * ranked[0].score
+                            and _defines(q.unit.text, defined)), None)
+            if definer is not None:
+                ranked = [definer] + [q for q in ranked if q is not definer]
         if reading.sides:  # a comparison: one sentence on each side, in the order the reader named them
             picked: list[Quote] = []
             for side in map(terms, reading.sides):
                 on_side = [q for q in ranked if self.weights.coverage(side, q.terms) >= 0.5
                            and q not in picked and not self._repeats(q, picked)]
                 # a sentence about the side names it first ("TTFT is …"), not in passing ("… TPOT − TTFT …")
-                best = max(on_side, key=lambda q: q.score + 0.5 * _names_first(q.unit.text, side), default=None)
+                best = max(on_side, key=lambda q: q.score + 0.5 * _names_first(q.unit.text, side)
+                           + SIDE_DEFINES * _defines_side(q.unit.text, side), default=None)
                 if best is not None:
                     picked.append(best)
             if picked:
@@ -221,6 +231,22 @@ def asked_terms(question: str) -> frozenset[int]:
 def _names_first(text: str, wanted: frozenset[int]) -> float:
     """1 when the first few words name what is wanted (the sentence is about it), else 0."""
     return float(bool(terms(" ".join(text.split()[:5])) & wanted))
+
+
+def defined_terms(reading: Reading) -> frozenset[int]:
+    """The terms of what a "what is" question asks to define ("what is context parallelism"), else none."""
+    return terms(defined_subject(reading.corrected))
+
+
+def _defines(text: str, defined: frozenset[int]) -> bool:
+    """Does the sentence open on the term and say what it is ("Context parallelism (CP) splits …", "X is …")?"""
+    return defined <= terms(" ".join(text.split()[:8])) and bool(_DEFINES.search(text))
+
+
+def _defines_side(text: str, side: frozenset[int]) -> float:
+    """1 when the sentence opens on the side and says what it is ("Reduce: each rank …", "TPOT … is the gap …")."""
+    opening = " ".join(text.split()[:8])
+    return float(side <= terms(opening) and bool(_DEFINES.search(text) or ":" in opening))
 
 
 def _opening(text: str) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .reading import defined_subject
+
 _ASKS = re.compile(r"\b(?:stands?|stood) for\b|\bshort for\b|\bacronym\b|\babbreviat\w*|\bfull (?:form|name)\b|"
                    r"\bexpan(?:d|sion)\b|^\s*what does \w{2,6} mean\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z0-9'’]+)*")
@@ -19,7 +21,11 @@ _NOT_ABBREVIATIONS = {"what", "does", "do", "it", "its", "this", "that", "they",
 
 
 def asked_abbreviations(question: str, searched: str) -> list[str]:
-    """The words whose expansion is asked ("fsdp" in "what does fsdp stand for"; the page's subject for "it")."""
+    """The words whose expansion is asked ("fsdp" in "what does fsdp stand for"; the page's subject for "it"), or
+    the one short word a bare definition asks about ("mla" in "what is mla")."""
+    defined = defined_subject(question)
+    if defined.isalpha() and 2 <= len(defined) <= 6 and defined.lower() not in _NOT_ABBREVIATIONS:
+        return [defined]  # "what is mla": one short word, answered by what it stands for
     if not _ASKS.search(question):
         return []
     short = lambda text: [w for w in dict.fromkeys(_WORD.findall(text))  # noqa: E731

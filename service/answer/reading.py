@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from .spelling import Speller
+from .terms import terms
 
 _PRONOUN = re.compile(r"\b(it|its|it's|itself|this|that|they|them|their|these|those)\b(?!\s+(?:is|are)\s+(?:a|an|the)\b)",
                       re.IGNORECASE)
@@ -144,6 +145,16 @@ def question_parts(text: str) -> tuple[str, ...]:
     return tuple(parts) if len(parts) > 1 else ()
 
 
+_WHAT_IS = re.compile(r"^\s*(?:so\s+)?(?:what(?:'s|’s| is| are|s)|wat(?:'s| is|s)?|define|definition of|meaning of|eli5)"
+                      r"\s+(?:(?:an?|the)\s+)?(?P<defined>.+?)\s*(?:\b(?:again|exactly|btw|pls)\b)?\s*[?.!]*\s*$", re.I)
+
+
+def defined_subject(question: str) -> str:
+    """What a "what is X" question asks to define, at most four words ("context parallelism", "mla"), else ""."""
+    asked = _WHAT_IS.match(question)
+    return asked.group("defined") if asked and len(asked.group("defined").split()) <= 4 else ""
+
+
 def question_kind(text: str) -> str:
     return next((kind for kind, cue in _KIND_CUES if cue.search(text)), "other")
 
@@ -158,18 +169,33 @@ def compared_sides(text: str) -> tuple[str, ...]:
 
 
 class Reader:
-    def __init__(self, speller: Speller, subjects: dict[str, str]):
+    def __init__(self, speller: Speller, subjects: dict[str, str], page_terms: dict[str, frozenset[int]] | None = None,
+                 site_terms: frozenset[int] = frozenset()):
         self.speller = speller
         self.subjects = subjects  # article id → what "it" means on its page
+        self.page_terms = page_terms or {}  # article id → every term its text uses
+        self.site_terms = site_terms  # every term the site uses
 
     def read(self, question: str, article: str | None) -> Reading:
         asked, injection = without_instructions(_MARKUP.sub(" ", question).strip() or question)
         text, corrections = self.speller.correct(asked)
         kind = question_kind(text)
         subject = self.subjects.get(article or "")
-        bare = len(content_words(text)) <= 3
+        bare = len(content_words(text)) <= 3 and not self._names_another_page(text, article)
         added = bool(subject) and (bool(_PRONOUN.search(text)) or bare) and subject.lower() not in text.lower()
         searched = (f"{text} ({subject})" if added else text) or question
         sides = compared_sides(text) if kind == "compare" else ()
         return Reading(question, text, searched, kind, sides, () if sides else question_parts(text),
                        bool(_ONE_LINE.search(text)), added, injection, corrections)
+
+    def _names_another_page(self, text: str, article: str | None) -> bool:
+        """A bare question naming what its page never mentions but the site does ("whats mla" on the continuous
+        batching page) is about that, not about the page's subject."""
+        page = self.page_terms.get(article or "")
+        if not page:
+            return False
+        for word in content_words(text):
+            word_terms = terms(word)
+            if word_terms and not word_terms <= page and word_terms <= self.site_terms:
+                return True
+        return False
