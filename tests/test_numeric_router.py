@@ -1368,3 +1368,17 @@ def test_a_python_prompt_is_no_quote():
     routed = _route(">>> torch.cuda.get_device_name(0)\n'NVIDIA H100 80GB HBM3'\nhow much of it do llama 3.1 8b's bf16 "
                     "weights leave free?")
     assert routed.calculator == "memory" and routed.inputs.get("gpu") == "h100-sxm"
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a phone keyboard splits a part's name at its number and skips the space after a comma
+    ("Can 4 H 200’s serve Llama 3.1 405B in fp8? How much is left per card", "memory",
+     {"gpu": "h200", "gpus": 4, "primary": "free_bytes"}),
+    ("Mistral 7B,bf16,16k context,batchsize 4,kv cache total", "kv_cache",
+     {"model": "mistral-7b", "context": 16384, "batch": 4}),
+    ("Ridge point of the Mi 300X in bf16", "roofline", {"gpu": "mi300x"}),
+    ("allreduce of a 100 GB buffer over 8 A 100 cards", "collective",
+     {"size": 100 * 10**9, "ranks": 8, "gpu": "a100-80gb"}),  # "a 100 GB" is a size, "A 100 cards" a part
+])
+def test_typed_on_a_phone(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -70,6 +70,7 @@ from .languages import in_english  # noqa: E402
 from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
 from .pasted import as_stated  # noqa: E402
+from .phone import as_keyed  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
@@ -263,7 +264,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof", "how many tflops",
                    "how many tflop/s"),
     # number labels
-    "batch": ("batch", "batch size", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
+    "batch": ("batch", "batch size", "batchsize", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
               "microbatch", "mbs", "micro batch size", "micro-batch size", "at a time", "at once", "in flight",
               "in-flight"),
@@ -734,6 +735,7 @@ def _typed_form(question: str) -> str:
     text = as_stated(text)  # pasted tool output and command lines
     text = without_log_figures(text)  # pasted logs and error messages
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
+    text = as_keyed(text)  # a phone keyboard's split names and glued commas
     text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
     text = spelled_out(text)  # terse shorthand
