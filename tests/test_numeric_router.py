@@ -1382,3 +1382,38 @@ def test_a_python_prompt_is_no_quote():
 ])
 def test_typed_on_a_phone(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a reader who corrects themselves: the corrected value is computed on, never the one taken back
+    ("does llama 3.1 8b fit on one h200 in fp8? sorry, 70b not 8b — how much is left", "memory",
+     {"model": "llama-3.1-70b", "gpu": "h200"}),
+    ("kv cache for mistral 7b at 8k, 4 users — wait, make that 12 users", "kv_cache", {"batch": 12, "context": 8192}),
+    ("zero-3 llama 3.1 8b on 16 gpus, EDIT: 32 gpus, not 16 — per-gpu model states", "memory",
+     {"gpus": 32, "zero_stage": 3}),
+    ("llama 3.1 405b kv cache, 2 seqs at 8k context (typo: 32k context, not 8k)", "kv_cache",
+     {"context": 32768, "batch": 2}),
+    ("qwen2.5 7b weights in int4 s/int4/fp8/", "memory", {"model": "qwen2.5-7b", "precision": "fp8"}),
+    ("ridge point of the a100 in bf16?\n*h100", "roofline", {"gpu": "h100-sxm"}),
+    ("mixtral 8x7b on 2 h100s at batch 1... scratch that, use h200s. tok/s?", "decode", {"gpu": "h200", "gpus": 2}),
+    ("training flops for llama 3.1 8b on 15T tokens — I wrote 15T but it's 2T", "training",
+     {"tokens": 2 * 10**12}),
+    ("per-token kv for llama 3.1 70b… no wait, the 8b. fp8 cache", "kv_cache", {"model": "llama-3.1-8b"}),
+])
+def test_a_reader_who_corrects_themselves(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", [
+    "what does the kv cache actually store for llama 3.1 8b at 32k",  # "actually" corrects nothing here
+    "how long does a 512-GPU job wait on a 2,048-GPU cluster",  # nor does "wait"
+])
+def test_words_that_only_look_like_corrections(question):
+    from service.answer.route.corrections import corrected
+
+    assert corrected(question) == question
+
+
+def test_a_corrected_name_the_registry_lacks_is_unknown():
+    routed = route_numeric("llama 3.1 8b int4 on an l4, tok/s at batch 1? EDIT: tesla t4, not l4")
+    assert isinstance(routed, UnknownGpu)

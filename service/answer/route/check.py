@@ -19,12 +19,13 @@ from .tagger import Reading, Tag
 _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my|check my|is (?:that|this|it) right|"
                        r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|"
                        r"seems? (?:too|off|high|low)|my (?:math|maths|number|arithmetic|estimate)|"
-                       r"really (?:only|just)|is (?:it|that|this) really|true or false)", re.IGNORECASE)
+                       r"really (?:only|just)|is (?:it|that|this) really|true or false|\bcheck\s*[?!])", re.IGNORECASE)
 _CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
 _THRESHOLD = {"than", "under", "below", "above", "exceeds", "least", "most"}  # "true or false: faster than 50 tok/s"
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
 _EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|"
-                        r"on paper|in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish)\b",
+                        r"on paper|in theory|theoretical|bandwidth[- ]bound|memory[- ]bound|has to finish|"
+                        r"(?:aggregate|throughput|decode|speed) bound)\b",
                         re.IGNORECASE)
 _OBSERVING = {"does", "doing", "get", "gets", "getting", "got", "crawls", "crawling", "stuck", "takes", "took", "taking",
               "shows", "showed", "reports", "reported", "says", "said", "seeing", "see", "measured", "measures",
@@ -83,4 +84,5 @@ def _claimed(r: Reading, t: Tag) -> bool:
     if "true or false" in r.question.lower():  # the statement's figures are its setup; only the threshold is claimed
         return bool(_THRESHOLD & before)
     my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"
-    return bool(_CLAIMS & before) or my_number or r.words[t.end:t.end + 1] == ["?"]
+    comes_out = r.words[max(t.start - 3, 0):t.start] in (["comes", "out", "at"], ["come", "out", "at"])
+    return bool(_CLAIMS & before) or my_number or comes_out or r.words[t.end:t.end + 1] in (["?"], [".", "check"])

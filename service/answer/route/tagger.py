@@ -386,7 +386,7 @@ _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
 _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct", "dgx",
               "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
               "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
-              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin")
+              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
 UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770")
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
@@ -746,8 +746,12 @@ def _typed_form(question: str) -> str:
     text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
     text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
+    text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
     return _unjoin(text)
 
+
+# a rate's unit at a sentence's end ("tok/s.", "GB/s."), which the tokenizer would read as one abbreviation
+_UNIT_THEN_STOP = re.compile(r"(/[A-Za-z]{1,4})\.(?=\s|$)")
 
 # "<the card's spec> … i have 4 of these": the part the reader pasted or named, that many times
 _OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)", re.I)

@@ -1,0 +1,143 @@
+"""A reader who corrects themselves as they type: the corrected figure or name is the one computed on.
+
+"does llama 3.1 8b fit on one h100? sorry, 70b not 8b", "kv for 8 users — wait, make that 16 users",
+"EDIT: 64 gpus, not 32", "(typo: 16k context, not 6k)", "s/int4/fp8/", "scratch that, use h100s", "I wrote 512
+but it's 128", "nvm the fp16 part, it's int8", a Slack-style "*64k" on its own line. Read as typed, the
+question holds both values and the router would bind the one taken back, with confidence. Each correction
+is applied to the text before it and then removed: the value it names (`old`) is replaced, or, when it names
+none, the last value of the same kind (a GPU replaces the GPU, "16 users" the user count, "the 8b" the size
+in "llama 3.1 70b"). A correction whose new words hold no value ("what does it actually store") is no
+correction, and the question is left as it is.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from .tagger import Tag, tag
+
+_VALUE_LABELS = ("MODEL", "GPU", "PRECISION", "QUANTITY", "COUNT", "NUMBER", "LINK", "COLLECTIVE", "UNKNOWN_MODEL",
+                 "UNKNOWN_GPU")
+_END = r"(?=\s*(?:[;!?\n)]|\.(?!\d)|\s[—–-]\s|—|,\s|$))"  # where a correction's words end ("3.1" goes on)
+_NEW = r"(?P<new>(?:[^;.!?\n—)]|\.(?=\d))+?)"
+_OLD = r"(?:,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(?P<old>(?:[^,;.!?\n—)]|\.(?=\d))+?))?"
+_CORRECTIONS = [re.compile(pattern, re.I | re.M) for pattern in (
+    r"\bs/(?P<old>[^/\n]+)/(?P<new>[^/\n]*)/",  # sed
+    rf"\bI (?:wrote|typed|said) (?P<old>[^,;\n]+?) but (?:it'?s|it is|I meant|meant) {_NEW}{_END}",
+    rf"\bnvm (?:the )?(?P<old>[^,;\n]+?) part,?\s*(?:it'?s|use|it should be) {_NEW}{_END}",
+    # a marker, then the new words, then perhaps what they replace
+    r"(?:\b(?:sorry|oops|typo|correction|edit|scratch that|i mean|i meant|correcting[^:\n]*)|\bno,?\s+wait|"
+    r"(?:(?<=[—–-]\s)|(?<=—)|(?<=[,.?!]\s)|^)(?:wait|actually))"
+    rf"\s*[:,!—–-]?\s*(?:i mean(?:t)?|make (?:that|it)|use|it'?s|it should be|should be)?\s*(?:the\s+)?{_NEW}{_OLD}{_END}",
+    r"^\s*\*(?P<new>[^\s*][^\n*]*)$",  # Slack's correction: "*64k" on a line of its own
+)]
+
+
+def corrected(question: str) -> str:
+    """The question with each of its self-corrections applied, then removed (a dictated question, with no digit in
+    it, says its corrections in words: spoken.py reads those)."""
+    if not re.search(r"\d", question):
+        return question
+    fixed = question
+    for pattern in _CORRECTIONS:
+        fixed = _apply_all(pattern, fixed)
+    if fixed == question:
+        return question
+    return re.sub(r"[ \t]{2,}", " ", re.sub(r"(?:\s*[—–]\s*){2,}", " — ", fixed))  # the dashes a clause stood between
+
+
+def _apply_all(pattern: re.Pattern, text: str) -> str:
+    start = 0
+    while match := pattern.search(text, start):
+        fixed = _apply(match, text)
+        if fixed is None:
+            start = match.end()
+            continue
+        text = fixed
+    return text
+
+
+def _apply(match: re.Match, text: str) -> str | None:
+    new = match.group("new").strip()
+    old = (match.group("old") or "").strip() if "old" in match.re.groupindex else ""
+    new_values = _values(new)
+    if not new_values and not (old and _values(old)):  # "EDIT: tesla p4, not l4": a name the tagger does not know
+        return None
+    rest = text[:match.start()] + text[match.end():]
+    if old:
+        replacement = _number_of(new) if _is_number(old) and _number_of(new) else new
+        fixed = _replace_last(rest, old, replacement, before=match.start())
+        return fixed if fixed is not None else _put_back(match, text, new)
+    fixed = text
+    for value in new_values:  # each value the correction names replaces the last one of its kind before it
+        step = _replace_same_kind(fixed, value, new, before=match.start())
+        if step is not None:
+            fixed = step
+    shift = len(fixed) - len(text)
+    # the new words stay where the correction stood ("batch 8 with 2k ctx each" may add what was not said before)
+    return f"{fixed[:match.start() + shift]} {new} {fixed[match.end() + shift:]}"
+
+
+def _put_back(match: re.Match, text: str, new: str) -> str:
+    """Nothing the correction names is left to replace: its new words stand where it was, without its marker."""
+    return f"{text[:match.start()]} {new} {text[match.end():]}"
+
+
+def _values(text: str) -> list[Tag]:
+    return [t for t in tag(text).tags if t.label in _VALUE_LABELS]
+
+
+def _replace_same_kind(text: str, value: Tag, new_words: str, before: int) -> str | None:
+    """Replace the last value of `value`'s kind before the correction (`before`: where it stood) with it."""
+    head = text[:before]
+    earlier = [t for t in tag(head).tags if _same_kind(t, value)]
+    if value.label == "NUMBER":  # "batch 8": the figure its label word names
+        label = re.search(rf"(\w+)\s*[=:]?\s*{re.escape(value.text)}\b", new_words)
+        if label is None:
+            return None
+        found = list(re.finditer(rf"\b{re.escape(label.group(1))}\s*[=:]?\s*(\d[\d.,]*\w*)", head, re.I))
+        if not found:
+            return None
+        last = found[-1]
+        return text[:last.start(1)] + value.text + text[last.end(1):]
+    if not earlier:
+        return None
+    target = earlier[-1]
+    if value.label == "QUANTITY" and value.key == "size_name" and target.label == "MODEL":  # "the 8b" in "llama 70b"
+        sized = re.sub(r"\d+(?:\.\d+)?\s*b\b", value.text, target.text, count=1, flags=re.I)
+        return _replace_last(text, target.text, sized, before)
+    return _replace_last(text, target.text, value.text, before)
+
+
+def _same_kind(earlier: Tag, value: Tag) -> bool:
+    if value.label == "QUANTITY" and value.key == "size_name":
+        return earlier.label == "MODEL" or (earlier.label == "QUANTITY" and earlier.key == "size_name")
+    if value.label in ("MODEL", "UNKNOWN_MODEL"):
+        return earlier.label in ("MODEL", "UNKNOWN_MODEL")
+    if value.label in ("GPU", "UNKNOWN_GPU"):
+        return earlier.label in ("GPU", "UNKNOWN_GPU")
+    if value.label in ("QUANTITY", "COUNT"):
+        return earlier.label == value.label and _kind_of(earlier.key) == _kind_of(value.key)
+    return earlier.label == value.label
+
+
+def _kind_of(key: str) -> str:
+    return "tokens" if key.startswith("tokens") else key
+
+
+def _replace_last(text: str, old: str, new: str, before: int | None = None) -> str | None:
+    """`text` with the last whole-word `old` (before `before`) made `new`, or None when it has none."""
+    found = [m for m in re.finditer(rf"(?<![\w.]){re.escape(old)}(?=(?:s|'s)?(?!\w))", text, re.I)
+             if before is None or m.start() < before]
+    if not found:
+        return None
+    last = found[-1]
+    return text[:last.start()] + new + text[last.end():]
+
+
+_is_number: Callable[[str], bool] = re.compile(r"^\d[\d.,]*\s*\w{0,2}$").match  # "32", "8k", "6k"
+
+
+def _number_of(text: str) -> str:
+    number = re.match(r"\s*(\d[\d.,]*\s*[kKmMbBtT]?)\b", text)
+    return number.group(1) if number else ""
