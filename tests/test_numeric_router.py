@@ -1417,3 +1417,18 @@ def test_words_that_only_look_like_corrections(question):
 def test_a_corrected_name_the_registry_lacks_is_unknown():
     routed = route_numeric("llama 3.1 8b int4 on an l4, tok/s at batch 1? EDIT: tesla t4, not l4")
     assert isinstance(routed, UnknownGpu)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # amounts said with quantifier words
+    ("kv cache for a couple of chats at 8k, llama 3.1 8b", "kv_cache", {"batch": 2, "context": 8192}),
+    ("mistral 7b, a trio of seqs at 4k each — total kv cache?", "kv_cache", {"batch": 3}),
+    ("llama 3.1 8b fp8 on one h100 with a couple hundred users at 1k ctx — aggregate tok/s", "decode", {"batch": 200}),
+    ("kv cache of a quarter million tokens for llama 3.1 8b", "kv_cache", {"context": 250_000}),
+    ("how many h100s to train llama 3.1 8b on a couple of trillion tokens in 30 days", "training",
+     {"tokens": 2 * 10**12}),
+    # a figure said again as it is meant
+    ("llama 3.1 8b kv cache at double the usual 4k context (so 8k), one user", "kv_cache", {"context": 8192}),
+])
+def test_quantifier_words(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

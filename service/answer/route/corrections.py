@@ -30,6 +30,8 @@ _CORRECTIONS = [re.compile(pattern, re.I | re.M) for pattern in (
     r"(?:(?<=[—–-]\s)|(?<=—)|(?<=[,.?!]\s)|^)(?:wait|actually))"
     rf"\s*[:,!—–-]?\s*(?:i mean(?:t)?|make (?:that|it)|use|it'?s|it should be|should be)?\s*(?:the\s+)?{_NEW}{_OLD}{_END}",
     r"^\s*\*(?P<new>[^\s*][^\n*]*)$",  # Slack's correction: "*64k" on a line of its own
+    # a figure said again as it is meant: "double the usual 4k context (so 8k)", "(i.e. 16 gpus)"
+    r"\(\s*(?:so|i\.?e\.?,?|that'?s|which is|=)\s+(?P<new>[^()\n]+?)\s*\)",
 )]
 
 

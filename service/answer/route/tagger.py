@@ -429,9 +429,11 @@ _DURATIONS = {"day": 1.0, "days": 1.0, "week": 7.0, "weeks": 7.0, "month": 30.0,
               "hour": 1 / 24, "hours": 1 / 24, "h": 1 / 24}
 _SECONDS = {"ms": 1e-3, "milliseconds": 1e-3, "µs": 1e-6, "us": 1e-6, "microseconds": 1e-6, "ns": 1e-9,
             "nanoseconds": 1e-9, "minutes": 60.0, "min": 60.0, "mins": 60.0}
-_SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion", "dozen", "couple", "pair", "single"}
-_WORD_NUMBERS = set(w2n.american_number_system) - {"zero", "point"} | {"trillion", "dozen", "couple", "pair",
+_SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion", "dozen", "couple", "pair", "trio", "single"}
+_WORD_NUMBERS = set(w2n.american_number_system) - {"zero", "point"} | {"trillion", "dozen", "couple", "pair", "trio",
                                                                       "single", "a"}
+_FEW = {"couple": "two", "pair": "two", "trio": "three"}  # "a couple hundred users", "a trio of seqs"
+_FRACTIONS = {"quarter": 0.25, "quarters": 0.25, "third": 1 / 3, "thirds": 1 / 3}  # "a quarter million", "two thirds of"
 
 PRECISIONS: dict[str, tuple[str, ...]] = {
     "fp32": ("fp32", "float32", "f32", "full precision", "32-bit", "32 bit", "fp 32", "single precision"),
@@ -747,8 +749,13 @@ def _typed_form(question: str) -> str:
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
     text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
     text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
+    text = _FEW_OF.sub(r"\1 ", text)  # "a couple of chats", "a pair of nodes": the count, next to its noun
     return _unjoin(text)
 
+
+# "a couple of chats", "a trio of seqs", "two dozen of the h100s" (never "a couple of the …": those are some of them)
+_FEW_OF = re.compile(r"\b((?:a\s+)?(?:couple|pair|trio|dozen)|(?:two|three|four|half a)\s+dozen)\s+of\s+"
+                     r"(?!the\b|that\b|those\b|these\b|its\b|their\b|our\b|my\b)", re.I)
 
 # a rate's unit at a sentence's end ("tok/s.", "GB/s."), which the tokenizer would read as one abbreviation
 _UNIT_THEN_STOP = re.compile(r"(/[A-Za-z]{1,4})\.(?=\s|$)")
@@ -844,6 +851,10 @@ def _merge_number_words(doc: Doc) -> None:
             runs.append((i, end, 0.5 * (scale or 1.0)))  # "half a gigabyte", "half a million tokens"
             i = end
             continue
+        if (fraction := _fraction(doc, i)) is not None:  # "a quarter million tokens", "three quarters of its peak"
+            runs.append(fraction)
+            i = fraction[1]
+            continue
         if t.lower_ in _SCALE_WORDS and i and _value(doc[i - 1]) is not None and doc[i - 1].text[:1].isdigit():
             i += 1  # "15 trillion tokens": the word is the number's multiplier
             continue
@@ -871,6 +882,19 @@ def _merge_number_words(doc: Doc) -> None:
         _set_value(doc[start - shift], value)
 
 
+def _fraction(doc: Doc, i: int) -> tuple[int, int, float] | None:
+    """'a quarter million' (250,000), 'three quarters of' (0.75), 'two thirds of' (0.667): a fraction of a scale
+    word, or of whatever follows 'of'; None for any other word ("a quarter" alone is left to its context)."""
+    count = {"a": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}.get(doc[i].lower_)
+    if count is None or i + 1 >= len(doc) or doc[i + 1].lower_ not in _FRACTIONS:
+        return None
+    share = count * _FRACTIONS[doc[i + 1].lower_]
+    after = doc[i + 2].lower_ if i + 2 < len(doc) else ""
+    if after in ("million", "billion", "trillion", "thousand"):
+        return i, i + 3, share * _MULTIPLIERS[after]
+    return (i, i + 2, share) if after == "of" else None
+
+
 def _scientific(doc: Doc, i: int) -> bool:
     """Tokens i..i+2 are one number in scientific notation, glued: "3", "e", "11"."""
     return (i + 2 < len(doc) and doc[i].like_num and doc[i].text[:1].isdigit() and not doc[i].whitespace_
@@ -889,8 +913,9 @@ def _words_value(words: list[str]) -> float | None:
         return None
     if words in (["single"], ["a", "single"]):
         return 1.0
-    if words[-1] in ("pair", "couple") or words in (["a", "pair"], ["a", "couple"]):
-        return 2.0
+    if words[-1] in _FEW:
+        return float(w2n.word_to_num(_FEW[words[-1]]))
+    words = [_FEW.get(w, w) for i, w in enumerate(words) if not (w == "a" and words[i + 1:i + 2] and words[i + 1] in _FEW)]
     if words[-1] == "dozen":
         return 12.0 * (_words_value(words[:-1]) or 1.0)
     if "trillion" in words:
