@@ -1432,3 +1432,12 @@ def test_a_corrected_name_the_registry_lacks_is_unknown():
 ])
 def test_quantifier_words(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, context", [
+    ("llama 3.1 8b kv cache for 100 kilotokens of context", 100_000),
+    ("qwen2.5 7b kv cache for a 1-megatoken context", 1_000_000),
+    ("llama 3.1 8b kv cache for one 16k-token chat", 16_384),  # "16k" keeps the 1,024s of a context window
+])
+def test_tokens_with_an_si_prefix(question, context):
+    _assert_routed(question, "kv_cache", {"context": context})

@@ -750,12 +750,22 @@ def _typed_form(question: str) -> str:
     text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
     text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
     text = _FEW_OF.sub(r"\1 ", text)  # "a couple of chats", "a pair of nodes": the count, next to its noun
+    text = _TOKEN_PREFIX.sub(_tokens_written_out, text)  # "100 kilotokens", "a 1-megatoken context", "2 Mtok"
     return _unjoin(text)
 
 
 # "a couple of chats", "a trio of seqs", "two dozen of the h100s" (never "a couple of the …": those are some of them)
 _FEW_OF = re.compile(r"\b((?:a\s+)?(?:couple|pair|trio|dozen)|(?:two|three|four|half a)\s+dozen)\s+of\s+"
                      r"(?!the\b|that\b|those\b|these\b|its\b|their\b|our\b|my\b)", re.I)
+
+# tokens with an SI prefix: "100 kilotokens" is 100,000 tokens ("16k-token" keeps its 1,024s), "2 Mtok" 2,000,000
+_TOKEN_PREFIX = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*(kilo|mega|giga|m|g)(?:-?tokens?|toks?)\b", re.I)
+
+
+def _tokens_written_out(m: re.Match) -> str:
+    scale = {"kilo": 1e3, "k": 1e3, "mega": 1e6, "m": 1e6, "giga": 1e9, "g": 1e9}[m.group(2).lower()]
+    return f"{float(m.group(1)) * scale:.0f} tokens"
+
 
 # a rate's unit at a sentence's end ("tok/s.", "GB/s."), which the tokenizer would read as one abbreviation
 _UNIT_THEN_STOP = re.compile(r"(/[A-Za-z]{1,4})\.(?=\s|$)")
