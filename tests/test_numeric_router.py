@@ -1441,3 +1441,22 @@ def test_quantifier_words(question, calculator, expected):
 ])
 def test_tokens_with_an_si_prefix(question, context):
     _assert_routed(question, "kv_cache", {"context": context})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # an amount given relative to another in the same message is worked out, never the base computed instead
+    ("llama 3.1 70b kv cache for 8 users at 32k — and at double the context?", "kv_cache",
+     {"context": 65536, "batch": 8}),
+    ("mistral 7b bf16 on one h100 at batch 16, 4k ctx each; aggregate tok/s at twice that batch?", "decode",
+     {"batch": 32, "context": 4096}),
+    ("all-reduce 1 GB across 8 h100s over nvlink — how long for 4x the buffer?", "collective", {"size": 4 * 10**9}),
+    ("zero-3 llama 3.1 8b on 16 gpus; per-gpu model states with half the gpus?", "memory", {"gpus": 8}),
+    ("llama 3.1 8b training flops on 2T tokens with 10% more tokens", "training", {"tokens": 2.2 * 10**12}),
+    ("b200 fp8 kernel at 1000 flop/byte — attainable at a tenth of the intensity", "roofline", {"intensity": 100}),
+    ("our budget is 1T tokens for llama 3.1 8b; training flops if we train on 1.5x that", "training",
+     {"tokens": 1.5 * 10**12}),
+    # a word near an outside word is not that word: "filed" is no misspelt "failed"
+    ("ticket filed yesterday: h20 in fp8, kernel at 120 flop/B — attainable?", "roofline", {"intensity": 120}),
+])
+def test_relative_amounts(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from importlib import resources
 
 from symspellpy import SymSpell, Verbosity
@@ -18,7 +19,9 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
 _MIN_LENGTH = 4  # "wat" or "tho" are too short to correct safely
 
 
-def _english_words() -> frozenset[str]:
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """symspellpy's English frequency list: real words, which no typo fix may turn into another word."""
     text = resources.files("symspellpy").joinpath("frequency_dictionary_en_82_765.txt").read_text(encoding="utf-8")
     return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line)
 
@@ -30,7 +33,7 @@ class Speller:
         # word pairs of the corpus: "pagd attention" is "paged attention", not "page attention"
         self.pairs = frozenset((a, b) for ws in words for a, b in zip(ws, ws[1:]))
         self.vocabulary = frozenset(counts)
-        self.english = _english_words()
+        self.english = english_words()
         self.symspell = SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
         for word, count in counts.items():
             if len(word) >= 3:

@@ -38,6 +38,7 @@ from .slots import Slots, bind
 from .config import pasted_config
 from .chat import as_plain, quoted_and_asked
 from .corrections import corrected
+from .relative import with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
@@ -687,7 +688,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    quoted, question = quoted_and_asked(corrected(as_plain(question)))
+    quoted, question = quoted_and_asked(with_relative_amounts(corrected(as_plain(question))))
     if quoted:
         return _after_a_quote(quoted, question, previous, computes)
     r = without_reference_parts(without_known_results(without_observed_results(

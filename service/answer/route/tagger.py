@@ -74,6 +74,7 @@ from .phone import as_keyed  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
+from ..spelling import english_words  # noqa: E402
 
 
 # The number a token stands for, kept in its doc's user_data by character offset (merging a run of number words
@@ -702,6 +703,11 @@ def _pipeline():
 
 
 @lru_cache(maxsize=1)
+def _outside_words() -> frozenset[str]:
+    return frozenset(w for phrase in CUES["outside"] for w in phrase.lower().split())
+
+
+@lru_cache(maxsize=1)
 def _known_words() -> frozenset[str]:
     return frozenset(_typo_vocabulary())
 
@@ -957,6 +963,8 @@ def _mend_typos(doc: Doc, vocabulary: list[str]) -> None:
             hit = process.extractOne(word, vocabulary, scorer=OSA.distance, score_cutoff=1)
             hit = hit if hit and sorted(hit[0]) == sorted(word) else None
         if hit and hit[0][0] == word[0] and not (word.startswith(hit[0]) or hit[0].startswith(word)):
+            if hit[0] in _outside_words() and word in english_words():
+                continue  # "filed" is a word, not a misspelt "failed" that would send the question elsewhere
             t.norm_ = hit[0]
 
 

@@ -1,0 +1,107 @@
+"""An amount given relative to another in the same message: "batch 16 … at twice that batch", "4x the nodes".
+
+"llama 3.1 70b kv cache for 8 users at 32k — what is it at double the context?" asks about 65,536 tokens;
+read as typed, the router found 32k and nothing else, and computed the base setup with confidence. Each
+relative amount here ("double the users", "half the gpus", "4x the buffer", "a quarter of the intensity",
+"10% more tokens", "1.5x that") is worked out from the last figure of its kind before it, and that figure is
+rewritten as the new one, so the rest of the router reads a plain setup. A relative amount with no figure of
+its kind before it ("half its max context") is left as it is.
+"""
+from __future__ import annotations
+
+import re
+
+from .tagger import Tag, tag
+
+_FACTOR_WORDS = {"double": 2.0, "doubled": 2.0, "twice": 2.0, "triple": 3.0, "tripled": 3.0, "thrice": 3.0,
+                 "quadruple": 4.0, "half": 0.5, "halve": 0.5, "halved": 0.5}
+_FRACTION_WORDS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "eighth": 0.125, "tenth": 0.1}
+# the noun a relative amount is of → the kind of figure it scales
+_KINDS = {
+    "batch": ("users", "user", "seqs", "sequences", "chats", "requests", "streams", "sessions", "batch", "batch size",
+              "concurrency"),
+    "tokens": ("context", "ctx", "context length", "tokens", "tokens per seq", "tokens per sequence", "seq len",
+               "sequence length", "prompt", "prompts", "data"),
+    "gpus": ("gpus", "gpu", "cards", "devices", "chips", "accelerators"),
+    "nodes": ("nodes", "servers", "boxes", "machines", "hosts"),
+    "ranks": ("ranks",),
+    "bytes": ("buffer", "buffer size", "message", "message size", "payload"),
+    "flop_per_byte": ("intensity", "arithmetic intensity", "ai"),
+}
+_NOUN = "|".join(sorted((re.escape(n) for nouns in _KINDS.values() for n in nouns), key=len, reverse=True))
+_OWNER = r"(?:(?:the|that|this|our|its|their|my|these|those)\s+)?"
+_RELATIVE = re.compile(
+    rf"\b(?:(?P<word>double|doubled|twice|triple|tripled|thrice|quadruple|half|halve|halved)\s+(?:of\s+)?{_OWNER}"
+    rf"(?P<noun1>{_NOUN}|that)\b"
+    rf"|(?P<times>\d+(?:\.\d+)?)\s*(?:x|×|times)\s+{_OWNER}(?P<noun2>{_NOUN}|that)\b"
+    rf"|(?:an?|one)\s+(?P<part>half|third|quarter|fifth|eighth|tenth)\s+of\s+{_OWNER}(?P<noun3>{_NOUN}|that)\b"
+    rf"|(?P<percent>\d+(?:\.\d+)?)\s*%\s*(?P<more>more|fewer|less|extra)\s+(?P<noun4>{_NOUN})\b)", re.I)
+
+
+def with_relative_amounts(question: str) -> str:
+    """The question with each relative amount worked out into the figure it scales."""
+    start = 0
+    while match := _RELATIVE.search(question, start):
+        fixed = _apply(match, question)
+        if fixed is None:
+            start = match.end()
+            continue
+        question = fixed
+    return question
+
+
+def _apply(match: re.Match, text: str) -> str | None:
+    noun = next(match.group(g) for g in ("noun1", "noun2", "noun3", "noun4") if match.group(g)).lower()
+    head = text[:match.start()]
+    base = _last_of_kind(head, noun)
+    if base is None:
+        return None
+    at, figure = base
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", figure)
+    if number is None:
+        return None
+    scaled = _fmt(float(number.group(0).replace(",", "")) * _factor(match))
+    new = figure[:number.start()] + scaled + figure[number.end():]
+    # the figure becomes the new one, and the relative words go: the rest reads as a plain setup
+    return head[:at] + new + head[at + len(figure):] + " " + text[match.end():]
+
+
+def _factor(match: re.Match) -> float:
+    if match.group("word"):
+        return _FACTOR_WORDS[match.group("word").lower()]
+    if match.group("times"):
+        return float(match.group("times"))
+    if match.group("part"):
+        return _FRACTION_WORDS[match.group("part").lower()]
+    share = float(match.group("percent")) / 100
+    return 1 - share if match.group("more").lower() in ("fewer", "less") else 1 + share
+
+
+def _last_of_kind(head: str, noun: str) -> tuple[int, str] | None:
+    """Where the last figure before the relative amount that it scales stands, and its text ("that" is the last
+    figure of any kind)."""
+    kind = next((k for k, nouns in _KINDS.items() if noun in nouns), None)
+    figures = [t for t in tag(head).tags if t.label in ("QUANTITY", "COUNT", "NUMBER")]
+    if kind in ("batch", "gpus"):  # "batch 16", "on 4 h200s": a bare number after its label, before its part
+        pattern = r"\bbatch(?: size)?\s*[=:]?\s*(\d+)\b" if kind == "batch" else r"\b(\d+)\s*(?:x\s*)?(?=[a-z]+\d)"
+        bare = list(re.finditer(pattern, head, re.I))
+        counted = _at(head, [t for t in figures if t.label == "COUNT" and t.key == kind])
+        if bare and (counted is None or bare[-1].start(1) > counted[0]):
+            return bare[-1].start(1), bare[-1].group(1)
+        return counted
+    if kind in ("nodes", "ranks"):
+        return _at(head, [t for t in figures if t.label == "COUNT" and t.key == kind])
+    if kind is None:  # "1.5x that": the last amount said with its unit or noun, else the last number
+        return _at(head, [t for t in figures if t.label != "NUMBER"]) or _at(head, figures)
+    return _at(head, [t for t in figures if t.label == "QUANTITY"
+                      and (t.key.startswith("tokens") if kind == "tokens" else t.key == kind)])
+
+
+def _at(head: str, tags: list[Tag]) -> tuple[int, str] | None:
+    """The last of the tags, by where its text stands in `head`."""
+    placed = [(head.rfind(t.text), t.text) for t in tags if head.rfind(t.text) >= 0]
+    return max(placed) if placed else None
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.4g}"
