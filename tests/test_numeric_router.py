@@ -1460,3 +1460,16 @@ def test_tokens_with_an_si_prefix(question, context):
 ])
 def test_relative_amounts(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # figures inside compound modifiers
+    ("weights of a 70-billion-parameter llama 3.1 in fp8?", "memory", {"model": "llama-3.1-70b", "precision": "fp8"}),
+    ("fsdp full-shard of qwen 2.5 7b on two 8-GPU nodes — training state per gpu", "memory", {"gpus": 16}),
+    ("a 1-GB all-reduce across a 4-node, 32-GPU job over ndr — two-level time?", "collective",
+     {"nodes": 4, "gpus_per_node": 8}),
+    ("gpt-oss 20b with a 4-seq, 16k-ctx batch — kv cache", "kv_cache", {"batch": 4, "context": 16384}),
+    ("llama 3.1 405b in fp8 on an 8×H200 node — memory left per card?", "memory", {"gpu": "h200", "gpus": 8}),
+])
+def test_compound_modifiers(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

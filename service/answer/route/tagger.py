@@ -71,6 +71,7 @@ from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
 from .pasted import as_stated  # noqa: E402
 from .phone import as_keyed  # noqa: E402
+from .compounds import with_compounds_unpacked  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
@@ -357,7 +358,7 @@ _NOT_NAMES = {
     "way", "year", "years", "q", "e", "r", "p", "h", "l", "c", "d", "f", "g", "i", "j", "o", "u", "w", "y", "z",
 }
 # Model families: a family word followed by a version is a model name, known to the registry or not.
-_FAMILIES = (
+FAMILIES = _FAMILIES = (
     "llama", "mistral", "mixtral", "deepseek", "qwen", "gemma", "phi", "falcon", "grok", "yi", "olmo", "dbrx",
     "jamba", "nemotron", "kimi", "glm", "chatglm", "snowflake", "command", "bloom", "claude", "gemini", "gpt", "opt", "mpt",
     "starcoder", "codellama", "vicuna", "baichuan", "internlm", "granite", "arctic", "minimax", "ernie", "stablelm",
@@ -744,6 +745,7 @@ def _typed_form(question: str) -> str:
     text = without_log_figures(text)  # pasted logs and error messages
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = as_keyed(text)  # a phone keyboard's split names and glued commas
+    text = with_compounds_unpacked(text)  # "a 70-billion-parameter llama 3.1", "two 8-GPU nodes"
     text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
     text = spelled_out(text)  # terse shorthand

@@ -1,0 +1,45 @@
+"""Figures written inside compound modifiers → the count and noun the binder reads.
+
+Engineers write "a 70-billion-parameter llama 3.1", "two 8-GPU b200 nodes", "a 4-node, 32-GPU job", "a 4-seq,
+16k-ctx batch", "an 8×H200 node". The binder reads a count next to its noun and a model by its family and size,
+so each rewrite says the same in that order: "llama 3.1 70b", "two nodes x 8 b200 GPUs", "4 nodes x 8 GPUs",
+"4 seqs", "8x H200". A question in plain words is left as it is.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1)
+def _rewrites() -> list[tuple[re.Pattern, str]]:
+    from .tagger import FAMILIES  # (the tagger imports this module: its names are read once it is loaded)
+
+    family = "|".join(sorted(FAMILIES, key=len, reverse=True))
+    return [(re.compile(pattern, re.I), words) for pattern, words in (
+        # "8×H200", "8xH200": eight of the part
+        (r"(?<![\w.])(\d+)\s*[x×](?=[a-z]{1,4}\d)", r"\1x "),
+        # "a 70-billion-parameter llama 3.1", "the 20-billion gpt-oss model": the family, then its size
+        (rf"\b(\d+(?:\.\d+)?)[- ]?(?:billion|bn?)(?:[- ]param(?:eter)?s?)?\s+"
+         rf"((?:{family})(?:[ -]?oss)?(?:[ -]?\d+(?:\.\d+)?)?)\b", r"\2 \1b"),
+        # "a 4-seq batch", "a 16-user deployment", "a 64-rank all-reduce": the count before its noun
+        (r"\b(\d+)-(seq|sequence|user|request|chat|stream|rank|node|gpu|card)s?\b", r"\1 \2s"),
+    )]
+# "two 8-GPU b200 nodes": so many nodes of so many GPUs
+_NODES_OF = re.compile(r"\b(\w+)\s+(\d+)-gpus?\s+(?:([a-z]+\d+[a-z]*)\s+)?(nodes?|servers?|boxes|machines|hosts)\b", re.I)
+# "a 4-node, 32-GPU job": the GPUs are all of the job's, spread over its nodes
+_NODES_AND_TOTAL = re.compile(r"\b(\d+)-nodes?,?\s+(\d+)-gpus?\b", re.I)
+
+
+def with_compounds_unpacked(text: str) -> str:
+    """The question with its compound modifiers said as count and noun."""
+    text = _NODES_AND_TOTAL.sub(_per_node, text)
+    text = _NODES_OF.sub(lambda m: f"{m.group(1)} {m.group(4)} x {m.group(2)} {m.group(3) or ''} GPUs", text)
+    for pattern, words in _rewrites():
+        text = pattern.sub(words, text)
+    return text
+
+
+def _per_node(m: re.Match) -> str:
+    nodes, gpus = int(m.group(1)), int(m.group(2))
+    return f"{nodes} nodes x {gpus // nodes} GPUs" if nodes and gpus % nodes == 0 else m.group(0)
