@@ -1473,3 +1473,19 @@ def test_relative_amounts(question, calculator, expected):
 ])
 def test_compound_modifiers(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # what the reader sets aside is not what they ask
+    ("kv cache only, not the weights: llama 3.1 70b, 8 users at 32k each", "kv_cache", {"batch": 8}),
+    ("on top of the weights, how much kv for llama 3.1 8b with 4 users at 32k?", "kv_cache", {"batch": 4}),
+    ("llama 3.1 8b on one h100 at batch 8 — aggregate tok/s, not per user", "decode",
+     {"primary": "aggregate_tokens_per_s"}),
+])
+def test_what_is_set_aside(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", ["minicpm3 4b on one l4 at batch 8, tok/s?", "tinyllama 1.1b weights in bf16"])
+def test_a_name_no_list_knows_before_a_size_is_an_unknown_model(question):
+    assert isinstance(route_numeric(question), UnknownModel)  # never a model of that many parameters

@@ -36,6 +36,7 @@ from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
+from .asides import without_set_aside
 from .chat import as_plain, quoted_and_asked
 from .corrections import corrected
 from .relative import with_relative_amounts
@@ -691,8 +692,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     quoted, question = quoted_and_asked(with_relative_amounts(corrected(as_plain(question))))
     if quoted:
         return _after_a_quote(quoted, question, previous, computes)
-    r = without_reference_parts(without_known_results(without_observed_results(
-        without_claimed_results(question, read_what_if(question) or tag(question)))))
+    r = without_set_aside(without_reference_parts(without_known_results(without_observed_results(
+        without_claimed_results(question, read_what_if(question) or tag(question))))))
     _page_subject(r, computes, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)

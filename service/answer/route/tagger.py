@@ -811,6 +811,7 @@ def tag(question: str) -> Reading:
     tags += _name_tags(doc, covered, {t.start for t in tags if t.label == "GPU"})
     tags += _consumer_cards(doc, {i for t in tags for i in range(t.start, t.end)})
     tags += _number_led_codes(doc, {i for t in tags for i in range(t.start, t.end)})
+    tags += _unknown_sized_models(doc, {i for t in tags for i in range(t.start, t.end)})
     # a figure's unit may also be a cue word ("30 days", "50 flop/byte"): the figure wins that word
     named = {i for t in tags if t.label != "CUE" for i in range(t.start, t.end)}
     cue_spans = [(t.start, t.end) for t in tags if t.label == "CUE"]
@@ -1158,6 +1159,24 @@ def _consumer_cards(doc: Doc, covered: set[int]) -> list[Tag]:
             tags.append(Tag("GPU", spec.id, t.i, end, typed, note=f"“{typed}” read as {spec.name}"))
         else:
             tags.append(Tag("UNKNOWN_GPU", "gpu", t.i, end, f"RTX {typed}"))
+    return tags
+
+
+def _unknown_sized_models(doc: Doc, covered: set[int]) -> list[Tag]:
+    """'minicpm3 4b', 'tinyllama 1.1b': a word no list knows, and no English word, before a model's size is a model
+    the registry lacks; read as typed, the size alone became a model of that many parameters."""
+    tags = []
+    for t in doc:
+        word = t.lower_
+        if (t.i in covered or not t.is_alpha or len(word) < 4 or word in english_words() or word in _known_words()
+                or _gpu_shaped(doc, t.i, t.i + 1)):
+            continue
+        k = t.i + 1
+        if k < len(doc) and not t.whitespace_ and doc[k].text.isdigit():  # "minicpm3": a version glued to the name
+            k += 1
+        if k + 1 < len(doc) and doc[k].like_num and doc[k].text[:1].isdigit() and doc[k + 1].lower_ == "b" \
+                and not covered & set(range(t.i, k + 2)):
+            tags.append(Tag("UNKNOWN_MODEL", "model", t.i, k + 2, doc[t.i:k + 2].text))
     return tags
 
 
