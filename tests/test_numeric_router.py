@@ -1489,3 +1489,18 @@ def test_what_is_set_aside(question, calculator, expected):
 @pytest.mark.parametrize("question", ["minicpm3 4b on one l4 at batch 8, tok/s?", "tinyllama 1.1b weights in bf16"])
 def test_a_name_no_list_knows_before_a_size_is_an_unknown_model(question):
     assert isinstance(route_numeric(question), UnknownModel)  # never a model of that many parameters
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a yes/no question against a bar asks for the figure that decides it; the bar is no input
+    ("will 8 users at 32k stay under 50 GB of kv on llama 3.1 8b?", "kv_cache",
+     {"batch": 8, "context": 32768, "primary": None}),
+    ("can one h100 do 50 tok/s per user on llama 3.1 70b in fp8?", "decode", {"gpu": "h100-sxm"}),
+    ("does a llama 3.1 8b run on 2T tokens finish within 30 days on 64 h100s at 40% mfu?", "training",
+     {"tokens": 2 * 10**12, "gpus": 64, "deadline_days": None}),
+    # "within 21 days" in a question that asks how many is the deadline, not a bar
+    ("how many h100s to pretrain llama 3.1 8b on 1T tokens within 21 days at 40% mfu?", "training",
+     {"deadline_days": 21.0}),
+])
+def test_a_yes_no_question_against_a_bar(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -34,14 +34,38 @@ _SEEN_IN = {"trace", "nsys", "profiler", "profile", "logs", "log", "nsight"}  # 
 
 
 def without_claimed_results(question: str, r: Reading) -> Reading:
-    """The reading without the results the reader claims, when the question asks to check them."""
+    """The reading without the results the reader claims, when the question asks to check them; and without the
+    bar a yes/no question sets ("will 16 users at 32k stay under 100 GB of kv?": the KV cache decides it)."""
     if not _CHECKING.search(question):
-        return r
+        asks_a_figure = re.search(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", question, re.I)
+        return _without_the_bar(r) if _AGAINST_A_BAR.search(question) and not asks_a_figure else r
     claimed = {id(t) for t in r.tags if t.label in _FIGURES and _claimed(r, t)}
     checking = Tag("CUE", "check", len(r.words), len(r.words), "")  # (history words such as "did I" are then not)
     # the threshold a claim is checked against ("faster than 50 tok/s") says nothing about what to compute
     kept = [t for t in r.tags if id(t) not in claimed and not (t.key == "outside" and "than" in t.text.lower())]
     return Reading(r.question, r.words, kept + [checking])
+
+
+# a yes/no question whose answer is a figure measured against a bar: "can one h100 do 50 tok/s per user …?", "does
+# it finish within 90 days …?", "is the busbw over 300 GB/s …?", "is a 64 flop/byte kernel still memory bound …?"
+_AGAINST_A_BAR = re.compile(r"(?:^|[,:;—.?]\s*|\s-\s)(?:will|can|could|does|do|did|is|are|would|should)\b(?:(?!\bhow\b|\bwhat)[^?])*?"
+                            r"\b(?:under|below|above|over|within|past|beyond|exceed\w*|clear|hit|reach|stay|"
+                            r"do|get|fast enough|less than|more than|at least|at most|memory[- ]bound|"
+                            r"compute[- ]bound)\b", re.I)
+_BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "exceed", "exceeds", "clear", "hit",
+              "reach", "do", "get", "than", "least", "most", "the"}
+
+
+def _without_the_bar(r: Reading) -> Reading:
+    """The figures a yes/no question measures against (right after "under", "over", "within", "clear" …) are taken
+    out, and the question asks for the figure that decides it; a question with no such figure is left as it is."""
+    bars = [t for t in r.tags if t.label in _FIGURES and _BAR_WORDS & set(r.words[max(t.start - 2, 0):t.start])
+            and t.key not in ("batch", "gpus", "nodes", "ranks")]
+    if not bars:
+        return r
+    gone = {id(t) for t in bars}
+    checking = Tag("CUE", "check", len(r.words), len(r.words), "")
+    return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone] + [checking])
 
 
 def without_observed_results(r: Reading) -> Reading:
