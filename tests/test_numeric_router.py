@@ -1504,3 +1504,23 @@ def test_a_name_no_list_knows_before_a_size_is_an_unknown_model(question):
 ])
 def test_a_yes_no_question_against_a_bar(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # house names: "the 405", "amd's 300x", "sxm h100s", "hoppers"
+    ("the 405 in bf16, weights only — how many GB?", "memory", {"model": "llama-3.1-405b"}),
+    ("mixtral 8x7b bf16 on amd's 300x, batch 1 — decode step time?", "decode", {"gpu": "mi300x"}),
+    ("llama 3.1 8b on 15T tokens with 1024 sxm h100s at 40% mfu — how long?", "training",
+     {"gpu": "h100-sxm", "gpus": 1024}),
+    ("the 405 in fp8 on 8 hoppers (h100 sxm), batch 1 — tok/s?", "decode", {"gpus": 8}),
+])
+def test_house_names(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", ["a 405 GB checkpoint on 8 h100s, how long to all-gather it?",
+                                      "is nvlink 300x faster than pcie?"])
+def test_house_names_only_where_they_can_mean_nothing_else(question):
+    routed = route_numeric(question)
+    assert not (isinstance(routed, NumericRequest) and (routed.inputs.get("model") == "llama-3.1-405b"
+                                                         or routed.inputs.get("gpu") == "mi300x"))

@@ -72,6 +72,7 @@ from .options import without_options  # noqa: E402
 from .pasted import as_stated  # noqa: E402
 from .phone import as_keyed  # noqa: E402
 from .compounds import with_compounds_unpacked  # noqa: E402
+from .nicknames import as_registered  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
@@ -403,7 +404,7 @@ _FIGURE_UNITS = {"tokens", "token", "tok", "toks", "ctx", "context", "b", "k", "
 # Nouns a count can have, and the role each gives it.
 COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "gpus": ("gpu", "gpus", "device", "devices", "accelerator", "accelerators", "chip", "chips", "card", "cards",
-             "xpu", "xpus", "graphics"),  # "graphics cards": the number is next to "graphics"
+             "xpu", "xpus", "graphics", "hoppers", "blackwells"),  # "graphics cards": the number is next to "graphics"
     "ranks": ("rank", "ranks", "process", "processes", "worker", "workers", "participants", "peers"),
     "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes", "pc", "pcs",
               "workstation", "workstations", "rig", "rigs", "desktop", "desktops"),
@@ -746,6 +747,7 @@ def _typed_form(question: str) -> str:
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = as_keyed(text)  # a phone keyboard's split names and glued commas
     text = with_compounds_unpacked(text)  # "a 70-billion-parameter llama 3.1", "two 8-GPU nodes"
+    text = as_registered(text)  # "the 405", "amd's 300x", "sxm h100s"
     text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
     text = spelled_out(text)  # terse shorthand

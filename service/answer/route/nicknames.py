@@ -1,0 +1,24 @@
+"""Names engineers give models and parts among themselves → the names the registries hold.
+
+"the 405" is Llama 3.1 405B (no other model of the registries has that size), "amd's 300x" and "the 300x (amd)"
+are the MI300X, and "2 sxm h100s" names the form factor before the part ("2 h100 sxms"). Each rewrite fires only
+where the nickname can mean nothing else: "405 GB", "300x faster" and a 300x without AMD nearby stay as typed.
+"""
+from __future__ import annotations
+
+import re
+
+_REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
+    (r"\b(?:the|llama)\s+405(?:'s)?\b(?!\s*(?:[kmgt]i?b|gb/s|tokens?|users?|ms|s\b|%|x\b|b\b))", "llama 3.1 405b"),
+    (r"\b(sxm|pcie)\s+(h100|h200|a100|h800)(s?)\b", r"\2 \1\3"),
+)]
+_AMD_300X = re.compile(r"\b(?:amd'?s\s+|the\s+)?300x\b", re.I)
+
+
+def as_registered(text: str) -> str:
+    """The question with the house names of models and parts said as the registries name them."""
+    for pattern, words in _REWRITES:
+        text = pattern.sub(words, text)
+    if re.search(r"\bamd\b", text, re.I):
+        text = _AMD_300X.sub("mi300x", text)
+    return text
