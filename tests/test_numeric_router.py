@@ -1524,3 +1524,20 @@ def test_house_names_only_where_they_can_mean_nothing_else(question):
     routed = route_numeric(question)
     assert not (isinstance(routed, NumericRequest) and (routed.inputs.get("model") == "llama-3.1-405b"
                                                          or routed.inputs.get("gpu") == "mi300x"))
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a figure given in parts is their total; k tokens are 1,024s in a request's parts
+    ("llama 3.1 8b, prompt 3k + 1k output, 16 users — total kv cache?", "kv_cache", {"context": 4096, "batch": 16}),
+    ("kv cache for one llama 3.1 70b request: a 2k system prompt plus a 6k user message", "kv_cache",
+     {"context": 8192}),
+    ("llama 3.1 8b kv for 20 turns of 500 tokens, 4 users", "kv_cache", {"context": 10_000, "batch": 4}),
+    ("broadcast a 700 MB embedding table + 300 MB of other weights to 8 b200s on nvlink 5 — how long?", "collective",
+     {"size": 10**9}),
+    ("llama 3.1 8b training flops on 1T tokens + 500B more for annealing", "training", {"tokens": 1.5e12}),
+    # different kinds are never added
+    ("kv cache of llama 3.1 8b for 16 users at 32k and 8 more users at 4k? just the 32k ones", "kv_cache",
+     {"context": 32768}),
+])
+def test_a_figure_given_in_parts(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -73,6 +73,7 @@ from .pasted import as_stated  # noqa: E402
 from .phone import as_keyed  # noqa: E402
 from .compounds import with_compounds_unpacked  # noqa: E402
 from .nicknames import as_registered  # noqa: E402
+from .parts import with_parts_added  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
@@ -380,7 +381,7 @@ _NAME_SUFFIXES = {
     "xtx", "xt", "gre", "spark", "station",
 }
 _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
-    r"^(?:[habv]\d{2,3}[a-z]*|p(?!999)\d{3}|g[bh]\d{3}[a-z]*|mi\d{1,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
+    r"^(?:[habv]\d{2,3}[a-z]*|p(?!999)\d{3}|g[bh]\d{3}[a-z]*|gb10|mi\d{1,3}[a-z]*|r\d{3}|m[1-5](?:pro|max|ultra)?|sn\d{2}l?|br\d{3}|wse\d?|"
     r"91\d[a-z]|[lt]\d{1,2}[a-z]?|a\d{1,2}g?|l\d{2}[a-z]?|"
     r"(?:rtx|gtx|geforce|quadro|radeon|rx)(?:pro)?[a-z]?\d{3,4}[a-z]*|tpuv?\d+[a-z]*(?:ironwood|lite)?|"
     r"(?:trainium|trn|inferentia|inf|gaudi|maia|mtia)\d*|ironwood|a\d{4}|rtx\w*|"
@@ -823,7 +824,7 @@ def tag(question: str) -> Reading:
     money = {t.end for t in tags if t.label == "CUE" and t.text == "$"}
     tags += [f for f in figures if f.start not in money]  # "$40k/month" is money, never a token count or size
     tags.sort(key=lambda t: (t.start, -t.end))
-    return Reading(question, [t.norm_ for t in doc], tags)
+    return Reading(question, [t.norm_ for t in doc], with_parts_added(doc, tags))
 
 
 def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
