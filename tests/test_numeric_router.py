@@ -1541,3 +1541,21 @@ def test_house_names_only_where_they_can_mean_nothing_else(question):
 ])
 def test_a_figure_given_in_parts(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a run card's tokens: batch × steps, epochs over a corpus
+    ("7B dense, global batch 4M tokens for 30k steps, peak LR 3e-4. Total training FLOPs?", "training",
+     {"tokens": 1.2e11}),
+    ("global batch 1,024 sequences × 8,192 tokens, 100k steps, llama 3.1 8b — training flops?", "training",
+     {"tokens": 1024 * 8192 * 100_000}),
+    ("8B dense on 128 nodes x 8 b200, 42% mfu, 3 epochs of a 1T-token corpus — time to train?", "training",
+     {"tokens": 3e12, "gpus": 1024}),
+])
+def test_run_cards(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_gpu_vendor_the_registry_lacks_is_unknown():
+    assert isinstance(route_numeric("run card: 128 nodes of 8 hygon dcu k100, 7B on 1T tokens at 35% mfu — days?"),
+                      UnknownGpu)

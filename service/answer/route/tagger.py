@@ -74,6 +74,7 @@ from .phone import as_keyed  # noqa: E402
 from .compounds import with_compounds_unpacked  # noqa: E402
 from .nicknames import as_registered  # noqa: E402
 from .parts import with_parts_added  # noqa: E402
+from .runcard import with_run_tokens  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
@@ -390,7 +391,7 @@ _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
 _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct", "dgx",
               "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
               "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
-              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla")
+              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla", "hygon", "cambricon")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
 UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770")
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
@@ -749,6 +750,7 @@ def _typed_form(question: str) -> str:
     text = as_keyed(text)  # a phone keyboard's split names and glued commas
     text = with_compounds_unpacked(text)  # "a 70-billion-parameter llama 3.1", "two 8-GPU nodes"
     text = as_registered(text)  # "the 405", "amd's 300x", "sxm h100s"
+    text = with_run_tokens(text)  # "global batch 4M tokens for 30k steps", "3 epochs of a 1T-token corpus"
     text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
     text = spelled_out(text)  # terse shorthand

@@ -1,0 +1,42 @@
+"""A training run's tokens as run cards and papers give them → the total the training calculator reads.
+
+"global batch 4M tokens for 30k steps" (1.2e11 tokens), "global batch 1,536 sequences × 2,048 tokens, 150k steps",
+"seq len 4k, global batch 512 seqs, 200k steps", "3 epochs of a 1T-token corpus" (3T tokens). Read as typed, the
+router bound the batch or one epoch as the run's tokens and computed with confidence. Each rewrite states the
+total in tokens; a question that gives the total itself is left as it is.
+"""
+from __future__ import annotations
+
+import re
+
+_NUM = r"(\d[\d,]*(?:\.\d+)?)\s*([kmbt]?)"
+_SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+_EPOCHS = re.compile(rf"\b{_NUM}\s+epochs?\s+(?:of|over|on)\s+(?:an?\s+|the\s+|our\s+)?{_NUM}[- ]?tokens?"
+                     r"(?:\s+(?:corpus|dataset|set|mix))?", re.I)
+_BATCH_TOKENS = re.compile(rf"\bglobal batch(?: size)?(?: of)?\s+{_NUM}\s*tokens?(?: per step)?,?\s+(?:for\s+)?{_NUM}\s+steps",
+                           re.I)
+_BATCH_SEQS = re.compile(rf"(?:\bglobal batch(?: size)?(?: of)?\s+|(?<![\w.,]))(?<!seq )(?<!seq len ){_NUM}\s*"
+                         rf"(?:seqs|sequences|samples)?\s*(?:x|×|of)\s*{_NUM}\s*(?:tokens?|tok)(?: each)?(?: per step)?,?\s+"
+                         rf"(?:for\s+)?{_NUM}\s+steps", re.I)
+_SEQ_THEN_BATCH = re.compile(rf"\bseq(?:uence)?(?: len(?:gth)?)?\s+{_NUM},?\s+global batch(?: size)?(?: of)?\s+{_NUM}\s*"
+                             rf"(?:seqs|sequences|samples)?,?\s+(?:for\s+)?{_NUM}\s+steps", re.I)
+
+
+def _value(number: str, scale: str, k_is_1024: bool = False) -> float:
+    base = 1024.0 if k_is_1024 and scale.lower() == "k" else _SCALE[scale.lower()]
+    return float(number.replace(",", "")) * base
+
+
+def _tokens(total: float) -> str:
+    return f"{round(total)} tokens"
+
+
+def with_run_tokens(text: str) -> str:
+    """The question with its run's tokens said as one total."""
+    text = _EPOCHS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
+    text = _BATCH_TOKENS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
+    text = _BATCH_SEQS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
+                                             * _value(*m.group(5, 6))), text)
+    text = _SEQ_THEN_BATCH.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
+                                                 * _value(*m.group(5, 6))), text)
+    return text
