@@ -1559,3 +1559,20 @@ def test_run_cards(question, calculator, expected):
 def test_a_gpu_vendor_the_registry_lacks_is_unknown():
     assert isinstance(route_numeric("run card: 128 nodes of 8 hygon dcu k100, 7B on 1T tokens at 35% mfu — days?"),
                       UnknownGpu)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # messy typing an engineer still reads one way
+    ("qwen2.5 72b bf16 on 2*H200, batch8, ctx (tokens): 16384 — total vram?", "memory",
+     {"gpu": "h200", "gpus": 2, "batch": 8, "context": 16384}),
+    ("llama 3.1 405b FP8 on 8*B200, 16users, 32kctx — tok/s each", "decode",
+     {"gpu": "b200", "gpus": 8, "batch": 16, "context": 32768}),
+    ("llama 3.1 70b bf16 on 8*MI300X, bandwidth efficiency ~65-75%, call it 70% — decode tok/s", "decode",
+     {"efficiency": 0.7, "gpus": 8}),
+])
+def test_messy_typing(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_an_accelerator_startup_is_an_unknown_gpu():
+    assert isinstance(route_numeric("llama 3.1 70b fp8 on 8*etched sohu, 64users, 8 K ctx — aggregate tok/s"), UnknownGpu)

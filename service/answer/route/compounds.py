@@ -3,7 +3,8 @@
 Engineers write "a 70-billion-parameter llama 3.1", "two 8-GPU b200 nodes", "a 4-node, 32-GPU job", "a 4-seq,
 16k-ctx batch", "an 8×H200 node". The binder reads a count next to its noun and a model by its family and size,
 so each rewrite says the same in that order: "llama 3.1 70b", "two nodes x 8 b200 GPUs", "4 nodes x 8 GPUs",
-"4 seqs", "8x H200". A question in plain words is left as it is.
+"4 seqs", "8x H200"; "16users", "batch8", "8*H100" and "ctx (tokens): 8192" are read the same way. A question in plain
+words is left as it is.
 """
 from __future__ import annotations
 
@@ -17,8 +18,16 @@ def _rewrites() -> list[tuple[re.Pattern, str]]:
 
     family = "|".join(sorted(FAMILIES, key=len, reverse=True))
     return [(re.compile(pattern, re.I), words) for pattern, words in (
-        # "8×H200", "8xH200": eight of the part
+        # "8×H200", "8xH200", "8*H200", "8*etched sohu": eight of the part
         (r"(?<![\w.])(\d+)\s*[x×](?=[a-z]{1,4}\d)", r"\1x "),
+        (r"(?<![\w.*])(\d+)\s*\*\s*(?=[a-z])", r"\1x "),
+        # a count or a label glued to its word: "16users", "batch8", "32kctx"
+        (r"\b(\d+)(users|gpus|seqs|nodes|ranks|chats|requests)\b", r"\1 \2"),
+        (r"\b(batch|mbs)(\d+)\b", r"\1 \2"),
+        (r"\b(\d+k)(ctx|context)\b", r"\1 \2"),
+        # a label with its unit in brackets: "ctx (tokens): 8192", "busbw [GB/s]: 350" → "ctx: 8192 tokens"
+        (r"\b(ctx|context|seq(?:len)?|busbw|algbw|bandwidth|bw|mem|memory|buffer|size)\s*[(\[]\s*"
+         r"(tokens|tok|GB/s|GiB/s|GiB|GB|MB|MiB)\s*[)\]]\s*[:=]\s*(\d[\d.,]*)", r"\1: \3 \2"),
         # "a 70-billion-parameter llama 3.1", "the 20-billion gpt-oss model": the family, then its size
         (rf"\b(\d+(?:\.\d+)?)[- ]?(?:billion|bn?)(?:[- ]param(?:eter)?s?)?\s+"
          rf"((?:{family})(?:[ -]?oss)?(?:[ -]?\d+(?:\.\d+)?)?)\b", r"\2 \1b"),

@@ -391,7 +391,8 @@ _GPU_SHAPE = re.compile(  # a trailing "s" is the plural ("8 a6000s", "inf2s")
 _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "geforce", "radeon", "rx", "instinct", "dgx",
               "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
               "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
-              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla", "hygon", "cambricon")
+              "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla", "hygon", "cambricon", "etched", "furiosa",
+              "rebellions", "d-matrix", "dmatrix")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
 UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770")
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
