@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from .rewrite import each_match_rewritten
 from .tagger import Tag, tag
 
 _VALUE_LABELS = ("MODEL", "GPU", "PRECISION", "QUANTITY", "COUNT", "NUMBER", "LINK", "COLLECTIVE", "UNKNOWN_MODEL",
@@ -42,21 +43,10 @@ def corrected(question: str) -> str:
         return question
     fixed = question
     for pattern in _CORRECTIONS:
-        fixed = _apply_all(pattern, fixed)
+        fixed = each_match_rewritten(pattern, fixed, _apply)
     if fixed == question:
         return question
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"(?:\s*[—–]\s*){2,}", " — ", fixed))  # the dashes a clause stood between
-
-
-def _apply_all(pattern: re.Pattern, text: str) -> str:
-    start = 0
-    while match := pattern.search(text, start):
-        fixed = _apply(match, text)
-        if fixed is None:
-            start = match.end()
-            continue
-        text = fixed
-    return text
 
 
 def _apply(match: re.Match, text: str) -> str | None:

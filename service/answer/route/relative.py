@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .rewrite import each_match_rewritten
 from .tagger import Tag, tag
 
 _FACTOR_WORDS = {"double": 2.0, "doubled": 2.0, "twice": 2.0, "triple": 3.0, "tripled": 3.0, "thrice": 3.0,
@@ -40,14 +41,7 @@ _RELATIVE = re.compile(
 
 def with_relative_amounts(question: str) -> str:
     """The question with each relative amount worked out into the figure it scales."""
-    start = 0
-    while match := _RELATIVE.search(question, start):
-        fixed = _apply(match, question)
-        if fixed is None:
-            start = match.end()
-            continue
-        question = fixed
-    return question
+    return each_match_rewritten(_RELATIVE, question, _apply)
 
 
 def _apply(match: re.Match, text: str) -> str | None:
