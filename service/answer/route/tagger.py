@@ -392,7 +392,7 @@ _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "ge
               "rubin", "ipu", "lpu", "wse", "sambanova", "graphcore", "tenstorrent", "wormhole", "blackhole", "biren",
               "mtt", "ponte", "apple", "qualcomm", "cpu", "cpus", "xeon", "epyc",
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla", "hygon", "cambricon", "etched", "furiosa",
-              "rebellions", "d-matrix", "dmatrix")
+              "rebellions", "d-matrix", "dmatrix", "corsair")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
 UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770")
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
