@@ -1576,3 +1576,10 @@ def test_messy_typing(question, calculator, expected):
 
 def test_an_accelerator_startup_is_an_unknown_gpu():
     assert isinstance(route_numeric("llama 3.1 70b fp8 on 8*etched sohu, 64users, 8 K ctx — aggregate tok/s"), UnknownGpu)
+
+
+def test_scientific_notation_inside_a_name_is_no_number():
+    # "4e1t" in a model's name is not 4 × 10¹ trillion parameters
+    assert isinstance(route_numeric("stablelm-3b-4e1t: 4 epochs of 1T tokens on 256 a100s at 45% mfu — days?"),
+                      UnknownModel)
+    _assert_routed("training flops for 7e9 params on 2e12 tokens", "training", {"params": 7e9, "tokens": 2e12})

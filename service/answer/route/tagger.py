@@ -921,9 +921,12 @@ def _fraction(doc: Doc, i: int) -> tuple[int, int, float] | None:
 
 
 def _scientific(doc: Doc, i: int) -> bool:
-    """Tokens i..i+2 are one number in scientific notation, glued: "3", "e", "11"."""
+    """Tokens i..i+2 are one number in scientific notation, glued: "3", "e", "11" (not inside a code such as
+    "stablelm-3b-4e1t", where a hyphen glued before or a letter glued after makes it part of a name)."""
+    in_a_name = (i and doc[i - 1].text == "-" and not doc[i - 1].whitespace_) or (
+        i + 3 < len(doc) and not doc[i + 2].whitespace_ and doc[i + 3].is_alpha)
     return (i + 2 < len(doc) and doc[i].like_num and doc[i].text[:1].isdigit() and not doc[i].whitespace_
-            and doc[i + 1].lower_ == "e" and not doc[i + 1].whitespace_ and doc[i + 2].text.isdigit())
+            and doc[i + 1].lower_ == "e" and not doc[i + 1].whitespace_ and doc[i + 2].text.isdigit() and not in_a_name)
 
 
 def _and_inside_number(doc: Doc, i: int, j: int) -> bool:
