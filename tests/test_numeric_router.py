@@ -1411,7 +1411,7 @@ def test_a_reader_who_corrects_themselves(question, calculator, expected):
 def test_words_that_only_look_like_corrections(question):
     from service.answer.route.corrections import corrected
 
-    assert corrected(question) == question
+    assert corrected(question) == (question, [])
 
 
 def test_a_corrected_name_the_registry_lacks_is_unknown():
@@ -1583,3 +1583,11 @@ def test_scientific_notation_inside_a_name_is_no_number():
     assert isinstance(route_numeric("stablelm-3b-4e1t: 4 epochs of 1T tokens on 256 a100s at 45% mfu — days?"),
                       UnknownModel)
     _assert_routed("training flops for 7e9 params on 2e12 tokens", "training", {"params": 7e9, "tokens": 2e12})
+
+
+def test_a_correction_and_a_relative_amount_are_said_in_the_assumed_line():
+    corrected = _route("kv cache for llama 3.1 8b at 32k, 8 users — wait, make that 16 users")
+    assert corrected.inputs["batch"] == 16
+    assert "“wait, make that 16 users” read as a correction: 16 users" in corrected.assumed
+    doubled = _route("llama 3.1 70b kv cache for 8 users at 32k — and at double the context?")
+    assert "“double the context” of “32k” read as 64k" in doubled.assumed

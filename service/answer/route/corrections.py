@@ -36,20 +36,27 @@ _CORRECTIONS = [re.compile(pattern, re.I | re.M) for pattern in (
 )]
 
 
-def corrected(question: str) -> str:
-    """The question with each of its self-corrections applied, then removed (a dictated question, with no digit in
-    it, says its corrections in words: spoken.py reads those)."""
+def corrected(question: str) -> tuple[str, list[str]]:
+    """The question with each of its self-corrections applied, then removed, and a note of each (a dictated
+    question, with no digit in it, says its corrections in words: spoken.py reads those)."""
     if not re.search(r"\d", question):
-        return question
-    fixed = question
+        return question, []
+    fixed, notes = question, []
     for pattern in _CORRECTIONS:
-        fixed = each_match_rewritten(pattern, fixed, _apply)
+        fixed, said = each_match_rewritten(pattern, fixed, _apply)
+        notes += said
     if fixed == question:
-        return question
-    return re.sub(r"[ \t]{2,}", " ", re.sub(r"(?:\s*[—–]\s*){2,}", " — ", fixed))  # the dashes a clause stood between
+        return question, []
+    # the dashes a clause stood between
+    return re.sub(r"[ \t]{2,}", " ", re.sub(r"(?:\s*[—–]\s*){2,}", " — ", fixed)), notes
 
 
-def _apply(match: re.Match, text: str) -> str | None:
+def _apply(match: re.Match, text: str) -> tuple[str, str] | None:
+    fixed = _applied(match, text)
+    return None if fixed is None else (fixed, f"“{match.group(0).strip(' ,;(*')}” read as a correction: {match.group('new').strip()}")
+
+
+def _applied(match: re.Match, text: str) -> str | None:
     new = match.group("new").strip()
     old = (match.group("old") or "").strip() if "old" in match.re.groupindex else ""
     new_values = _values(new)

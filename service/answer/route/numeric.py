@@ -689,7 +689,16 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    quoted, question = quoted_and_asked(with_relative_amounts(corrected(as_plain(question))))
+    question, corrections = corrected(as_plain(question))
+    question, relative = with_relative_amounts(question)
+    routed = _routed(question, previous, computes)
+    if isinstance(routed, NumericRequest) and (corrections or relative):  # what was rewritten is said, as read
+        routed.assumed = corrections + relative + routed.assumed
+    return routed
+
+
+def _routed(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
+    quoted, question = quoted_and_asked(question)
     if quoted:
         return _after_a_quote(quoted, question, previous, computes)
     r = without_set_aside(without_reference_parts(without_known_results(without_observed_results(

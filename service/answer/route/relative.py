@@ -39,12 +39,12 @@ _RELATIVE = re.compile(
     rf"|(?P<percent>\d+(?:\.\d+)?)\s*%\s*(?P<more>more|fewer|less|extra)\s+(?P<noun4>{_NOUN})\b)", re.I)
 
 
-def with_relative_amounts(question: str) -> str:
-    """The question with each relative amount worked out into the figure it scales."""
+def with_relative_amounts(question: str) -> tuple[str, list[str]]:
+    """The question with each relative amount worked out into the figure it scales, and a note of each."""
     return each_match_rewritten(_RELATIVE, question, _apply)
 
 
-def _apply(match: re.Match, text: str) -> str | None:
+def _apply(match: re.Match, text: str) -> tuple[str, str] | None:
     noun = next(match.group(g) for g in ("noun1", "noun2", "noun3", "noun4") if match.group(g)).lower()
     head = text[:match.start()]
     base = _last_of_kind(head, noun)
@@ -57,7 +57,8 @@ def _apply(match: re.Match, text: str) -> str | None:
     scaled = _fmt(float(number.group(0).replace(",", "")) * _factor(match))
     new = figure[:number.start()] + scaled + figure[number.end():]
     # the figure becomes the new one, and the relative words go: the rest reads as a plain setup
-    return head[:at] + new + head[at + len(figure):] + " " + text[match.end():]
+    return (head[:at] + new + head[at + len(figure):] + " " + text[match.end():],
+            f"“{match.group(0)}” of “{figure}” read as {new}")
 
 
 def _factor(match: re.Match) -> float:
