@@ -106,7 +106,7 @@ class ExtractiveComposer:
         spelled = next((q for q in ranked if any(spells_out(a, q.unit.text) for a in abbreviations)), None)
         if spelled is not None:  # "what does fsdp stand for": the sentence that spells it out leads
             ranked = [spelled] + [q for q in ranked if q is not spelled]
-        elif (defined := defined_terms(reading)) and not reading.sides:
+        elif (defined := terms(defined_subject(reading.corrected))) and not reading.sides:
             # "what is context parallelism": a sentence that opens on the term and says what it is leads
             definer = next((q for q in ranked if q.score >= DEFINER_SHARE * ranked[0].score
                             and _defines(q.unit.text, defined)), None)
@@ -119,7 +119,7 @@ class ExtractiveComposer:
                            and q not in picked and not self._repeats(q, picked)]
                 # a sentence about the side names it first ("TTFT is …"), not in passing ("… TPOT − TTFT …")
                 best = max(on_side, key=lambda q: q.score + 0.5 * _names_first(q.unit.text, side)
-                           + SIDE_DEFINES * _defines_side(q.unit.text, side), default=None)
+                           + SIDE_DEFINES * _defines(q.unit.text, side, label=True), default=None)
                 if best is not None:
                     picked.append(best)
             if picked:
@@ -233,20 +233,11 @@ def _names_first(text: str, wanted: frozenset[int]) -> float:
     return float(bool(terms(" ".join(text.split()[:5])) & wanted))
 
 
-def defined_terms(reading: Reading) -> frozenset[int]:
-    """The terms of what a "what is" question asks to define ("what is context parallelism"), else none."""
-    return terms(defined_subject(reading.corrected))
-
-
-def _defines(text: str, defined: frozenset[int]) -> bool:
-    """Does the sentence open on the term and say what it is ("Context parallelism (CP) splits …", "X is …")?"""
-    return defined <= terms(" ".join(text.split()[:8])) and bool(_DEFINES.search(text))
-
-
-def _defines_side(text: str, side: frozenset[int]) -> float:
-    """1 when the sentence opens on the side and says what it is ("Reduce: each rank …", "TPOT … is the gap …")."""
+def _defines(text: str, wanted: frozenset[int], label: bool = False) -> bool:
+    """Does the sentence open on what is wanted and say what it is ("Context parallelism (CP) splits …", "X is …";
+    with `label`, also a labelled line: "Reduce: each rank …")?"""
     opening = " ".join(text.split()[:8])
-    return float(side <= terms(opening) and bool(_DEFINES.search(text) or ":" in opening))
+    return wanted <= terms(opening) and bool(_DEFINES.search(text) or (label and ":" in opening))
 
 
 def _opening(text: str) -> str:

@@ -37,13 +37,17 @@ def without_claimed_results(question: str, r: Reading) -> Reading:
     """The reading without the results the reader claims, when the question asks to check them; and without the
     bar a yes/no question sets ("will 16 users at 32k stay under 100 GB of kv?": the KV cache decides it)."""
     if not _CHECKING.search(question):
-        asks_a_figure = re.search(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", question, re.I)
-        return _without_the_bar(r) if _AGAINST_A_BAR.search(question) and not asks_a_figure else r
+        against_a_bar = _AGAINST_A_BAR.search(question) and not _ASKS_A_FIGURE.search(question)
+        return _without_the_bar(r) if against_a_bar else r
     claimed = {id(t) for t in r.tags if t.label in _FIGURES and _claimed(r, t)}
-    checking = Tag("CUE", "check", len(r.words), len(r.words), "")  # (history words such as "did I" are then not)
     # the threshold a claim is checked against ("faster than 50 tok/s") says nothing about what to compute
     kept = [t for t in r.tags if id(t) not in claimed and not (t.key == "outside" and "than" in t.text.lower())]
-    return Reading(r.question, r.words, kept + [checking])
+    return Reading(r.question, r.words, kept + [_checking(r)])
+
+
+def _checking(r: Reading) -> Tag:
+    """The cue that the question checks a figure (history words such as "did I" are then not history)."""
+    return Tag("CUE", "check", len(r.words), len(r.words), "")
 
 
 # a yes/no question whose answer is a figure measured against a bar: "can one h100 do 50 tok/s per user …?", "does
@@ -52,6 +56,7 @@ _AGAINST_A_BAR = re.compile(r"(?:^|[,:;—.?]\s*|\s-\s)(?:will|can|could|does|do
                             r"\b(?:under|below|above|over|within|past|beyond|exceed\w*|clear|hit|reach|stay|"
                             r"do|get|fast enough|less than|more than|at least|at most|memory[- ]bound|"
                             r"compute[- ]bound)\b", re.I)
+_ASKS_A_FIGURE = re.compile(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", re.I)  # "how many … within 21 days"
 _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "exceed", "exceeds", "clear", "hit",
               "reach", "do", "get", "than", "least", "most", "the"}
 
@@ -64,8 +69,7 @@ def _without_the_bar(r: Reading) -> Reading:
     if not bars:
         return r
     gone = {id(t) for t in bars}
-    checking = Tag("CUE", "check", len(r.words), len(r.words), "")
-    return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone] + [checking])
+    return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone] + [_checking(r)])
 
 
 def without_observed_results(r: Reading) -> Reading:

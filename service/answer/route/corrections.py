@@ -12,8 +12,6 @@ correction, and the question is left as it is.
 from __future__ import annotations
 
 import re
-from typing import Callable
-
 from .rewrite import each_match_rewritten
 from .tagger import Tag, tag
 
@@ -134,7 +132,8 @@ def _replace_last(text: str, old: str, new: str, before: int | None = None) -> s
     return text[:last.start()] + new + text[last.end():]
 
 
-_is_number: Callable[[str], bool] = re.compile(r"^\d[\d.,]*\s*\w{0,2}$").match  # "32", "8k", "6k"
+def _is_number(text: str) -> bool:
+    return bool(re.fullmatch(r"\d[\d.,]*\s*\w{0,2}", text))  # "32", "8k", "6k"
 
 
 def _number_of(text: str) -> str:

@@ -25,33 +25,28 @@ _GAP = 5  # words a piece's own description may run to ("of prompt", "system pro
 def with_parts_added(doc: Doc, tags: list) -> list:
     """The tags with each figure given in parts made one figure."""
     tags = _multiplied(doc, tags)
-    out, i = [], 0
     figures = [t for t in tags if t.label == "QUANTITY"]
-    merged: dict[int, object] = {}
+    groups, i = [], 0
     while i < len(figures):
         j = i
-        while j + 1 < len(figures) and _same_kind(figures[j], figures[j + 1]) and _joined(doc, tags, figures[j], figures[j + 1]):
+        while j + 1 < len(figures) and _same_kind(figures[j], figures[j + 1]) and _joined(doc, tags, figures[j],
+                                                                                          figures[j + 1]):
             j += 1
         if j > i:
-            group = figures[i:j + 1]
-            first = group[0]
-            kind = "tokens" if any(_kind(t.key) == "tokens" for t in group) else _kind(first.key)
-            total = type(first)(first.label, kind, first.start, group[-1].end, " + ".join(t.text for t in group),
-                                sum(_piece(t) for t in group), first.unit, f"“{' + '.join(t.text for t in group)}” "
-                                f"added up{' (k = 1,024)' if any(_thousands(t) for t in group) else ''}")
-            for t in group:
-                merged[id(t)] = total
+            groups.append(figures[i:j + 1])
         i = j + 1
-    seen = set()
-    for t in tags:
-        if id(t) in merged:
-            total = merged[id(t)]
-            if id(total) not in seen:
-                seen.add(id(total))
-                out.append(total)
-        else:
-            out.append(t)
-    return out
+    for group in groups:
+        tags = [t for t in tags if t not in group] + [_total(group)]
+    return sorted(tags, key=lambda t: (t.start, -t.end))
+
+
+def _total(group: list):
+    """One figure for its pieces, with how it was read ("“3k + 1k” added up (k = 1,024)")."""
+    first, said = group[0], " + ".join(t.text for t in group)
+    kind = "tokens" if any(_kind(t.key) == "tokens" for t in group) else _kind(first.key)
+    note = f"“{said}” added up" + (" (k = 1,024)" if any(_thousands(t) for t in group) else "")
+    return type(first)(first.label, kind, first.start, group[-1].end, said, sum(_piece(t) for t in group), first.unit,
+                       note)
 
 
 def _kind(key: str) -> str:
