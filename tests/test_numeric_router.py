@@ -1591,3 +1591,33 @@ def test_a_correction_and_a_relative_amount_are_said_in_the_assumed_line():
     assert "“wait, make that 16 users” read as a correction: 16 users" in corrected.assumed
     doubled = _route("llama 3.1 70b kv cache for 8 users at 32k — and at double the context?")
     assert "“double the context” of “32k” read as 64k" in doubled.assumed
+
+
+# A card's own figure asked with nothing to compute on is the registry's sourced spec, not a passage about
+# another card (retrieval had answered "h100 pcie hbm bandwith?" with the SXM part's 3.35 TB/s)
+@pytest.mark.parametrize("question, expected", [
+    ("h100 pcie hbm bandwith?", {"gpu": "h100-pcie", "primary": "bandwidth"}),
+    ("h20 hbm bandwidth in terabytes a second", {"gpu": "h20", "primary": "bandwidth"}),
+    ("mi300x: hbm bandwidth only, not the flops", {"gpu": "mi300x", "primary": "bandwidth"}),
+    ("b200 fp8 dense tflops (not the 2:4 sparse figure)", {"gpu": "b200", "precision": "fp8", "primary": "peak_flops"}),
+])
+def test_a_cards_own_figure_is_looked_up(question, expected):
+    _assert_routed(question, "roofline", expected)
+
+
+def test_a_cards_figure_in_a_question_about_something_else_is_no_lookup():
+    assert route_numeric("why does hbm bandwidth on the h100 limit decode?") is None
+    assert _route("llama 3.1 8b on an h100, hbm bandwidth bound: tok/s?").calculator == "decode"
+
+
+# A kernel given as its work and its traffic is a roofline question at their ratio, stated in the Assumed line
+@pytest.mark.parametrize("question, intensity", [
+    ("h100 sxm bf16: a kernel doing 400 GFLOP while reading 1.5 GB and writing 0.5 GB — attainable flop/s?", 200.0),
+    ("mi300x fp8, kernel moves 3 GB in + 1 GB out for 2 TFLOP of work — attainable throughput", 500.0),
+    ("gaudi 3 in bf16: 900 GFLOP of work, weights 2 GB + activations 1 GB of traffic — attainable flop/s?", 300.0),
+])
+def test_work_over_traffic_is_the_intensity(question, intensity):
+    routed = _route(question)
+    assert routed.calculator == "roofline" and routed.inputs["primary"] == "attainable_flops"
+    assert routed.inputs["intensity"] == pytest.approx(intensity)
+    assert any("FLOP/B" in note and "of work over" in note for note in routed.assumed)

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from calculators import INPUT_MODELS, validate
 from calculators.registry import closest_gpus, closest_models, find_gpu, find_link, find_model
-from calculators.units import fmt_bandwidth, fmt_int
+from calculators.units import fmt_bandwidth, fmt_bytes, fmt_int, fmt_num
 
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
@@ -212,6 +212,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("block", "blocks", "page", "pages"):  # "bytes in one 32-token kv block": the KV cache of 32 tokens
         sized = any(t.key == "tokens" and 0 <= cue.start - t.end <= 1 for t in r.of("QUANTITY"))
         return sized and r.has("kv") and any(w in BYTE_WORDS for w in r.words)
+    if word == "traffic":  # "weights 2 GB + activations 1 GB of traffic": the bytes a kernel moves
+        return any(0 <= cue.start - t.end <= 2 for t in r.of("QUANTITY", "bytes"))
     if word in ("groq", "cerebras"):  # "ridge point of a groq lpu": the vendor of a part we do not know
         return any(t.start == cue.end for t in r.of("UNKNOWN_GPU"))
     if word in ("wait", "waiting") and r.words[cue.start - 1:cue.start] == ["of"]:
@@ -266,9 +268,30 @@ def _memoryish(r: Reading, v: dict) -> bool:
                   "enough", "left", "size") or any(k in v for k in ("zero_stage", "fsdp", "dp")))
 
 
+_FLOP_WORDS = {"flops", "flop/s", "tflops", "tflop/s", "pflops", "teraflops", "petaflops"}
+
+
+def _spec_lookup(r: Reading, s: Slots) -> str | None:
+    """'h100 pcie hbm bandwith?', 'b200 fp8 dense tflops': a card's own figure asked with nothing to compute on
+    (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
+    if set(s.values) - {"gpu", "precision"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
+        return None
+    negated = {i + 1 for i, w in enumerate(r.words) if w in ("not", "no")} | {
+        i + 2 for i, w in enumerate(r.words) if w in ("not", "no")}  # "not the flops"
+    flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words))
+    hbm = r.has("bandwidth") and (r.has("memory") or "hbm" in r.words)
+    if hbm and not flops:
+        return "bandwidth"
+    if flops and not r.has("bandwidth", "ridge", "intensity", "attainable"):
+        return "peak_flops"
+    return None
+
+
 def _named_calculator(r: Reading, s: Slots) -> str | None:
     """The calculator the words point at, before checking that its inputs are there."""
     v = s.values
+    if _spec_lookup(r, s):
+        return "roofline"
     if "op" in v or (r.has("busbw", "algbw") and any(k in v for k in ("bandwidth", "busbw", "algbw"))):
         return "collective"
     if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
@@ -425,6 +448,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "time_s"
         return None
     if calculator == "roofline":
+        if spec := _spec_lookup(r, s):
+            return spec
         if (r.has("peak_flops") or (r.has("roofline") and {"peak", "flat"} & set(r.words))) and not r.has("ridge"):
             return "peak_flops"
         if r.has("peak_bandwidth") and not r.has("ridge"):
@@ -663,6 +688,22 @@ def _roofline(out: _Inputs, _: bool) -> None:
     v = out.s.values
     for k in ("gpu", "precision", "intensity"):
         out.set(k, v.get(k))
+    work = _flop_amount(out.r)
+    if "intensity" not in v and work and v.get("size"):  # "400 GFLOP while reading 1.5 GB and writing 0.5 GB"
+        out.set("intensity", work.value / v["size"])
+        out.note(f"intensity: {work.text} of work over {fmt_bytes(v['size'])} moved = {fmt_num(work.value / v['size'])} FLOP/B")
+
+
+_AMOUNT_OF_WORK = re.compile(r"^\S*flop$|^of (?:work|compute|math)\b", re.I)
+
+
+def _flop_amount(r: Reading) -> Tag | None:
+    """A kernel's work in FLOPs ("400 GFLOP", "2 TFLOP of work"), not a rate ("989 TFLOPS")."""
+    for t in r.of("QUANTITY", "flop_rate"):
+        after = " ".join(r.words[t.end:t.end + 2])
+        if _AMOUNT_OF_WORK.search(t.unit) or _AMOUNT_OF_WORK.search(after):
+            return t
+    return None
 
 
 def _state_the_rest(out: _Inputs) -> None:
