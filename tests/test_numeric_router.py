@@ -1621,3 +1621,46 @@ def test_work_over_traffic_is_the_intensity(question, intensity):
     assert routed.calculator == "roofline" and routed.inputs["primary"] == "attainable_flops"
     assert routed.inputs["intensity"] == pytest.approx(intensity)
     assert any("FLOP/B" in note and "of work over" in note for note in routed.assumed)
+
+
+# The reader's background (history, money, paperwork, versions) is no input; a told sentence keeps the only name
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("Our last 7B run took 9 days on 128 A100s back in 2023. New plan: Llama 3.1 8B on 15T tokens with 1,024 H200s "
+     "at 42% MFU in bf16. How many days?", "training", {"gpu": "h200", "gpus": 1024, "mfu": 0.42}),
+    ("kv per token for mistral 7b in fp16? context: 3 of our 5 prod models are llama-based, and the dashboard "
+     "(v1.4) shows a 17% cache hit rate", "kv_cache", {"model": "mistral-7b", "context": None, "batch": None}),
+    ("Qwen2.5 7B with an int8 KV cache, 128 parallel requests at 2,048 tokens — total cache? (It runs on 3 nodes in "
+     "room 4B, up since 2023 at 99.9% uptime.)", "kv_cache", {"batch": 128, "context": 2048}),
+    ("We ran Mistral 7B on an A100 for most of 2024 and our SLA comes from contract #88-1042. Now: Llama 3.1 70B in "
+     "fp8 on 4 H100 SXM with tensor parallel 4, a single user, ignore kv-cache reads — tokens/s?", "decode",
+     {"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 4}),
+    ("Our support bot has run on vLLM 0.6.3 since Sept 2024. For Llama 3.1 70B with a bf16 cache, how big is the KV "
+     "cache for 24 concurrent sessions of 12,000 tokens each?", "kv_cache", {"batch": 24, "context": 12000}),
+    # a told sentence that holds the only GPU named stays: "one of them" is that card
+    ("Our university still runs a cluster of A100 80GB cards bought in 2021. How many tokens per second would "
+     "Llama 3.1 8B in fp16 decode on one of them?", "decode", {"gpu": "a100-80gb"}),
+    # a window set beside the money stays: it is the deadline
+    ("We have a $4M budget and a 45-day window. How many B200s to train a 30B dense model on 6T tokens at 38% MFU "
+     "in bf16?", "training", {"deadline_days": 45.0}),
+])
+def test_background_is_no_input(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+# Non-native phrasing: plural scale words, "which is the <figure>", "tokens by second", "velocity" for speed
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("how many flops for train llama 3.1 70b with 15,6 trillions of tokens?", "training",
+     {"tokens": 15_600_000_000_000}),
+    ("for a model with one hundred twenty billions of parameters and 3 trillions tokens, how many gpu hours on "
+     "gaudi 3 at mfu 0,38 (bf16)?", "training", {"params": 120_000_000_000, "mfu": 0.38}),
+    ("which is the velocity of tokens for llama 3.1 8b bf16 in one L40S, only one user?", "decode",
+     {"gpu": "l40s", "batch": 1}),
+    ("llama 3.1 8b int4 on rtx 4090, we reach only 0,7 of peak bandwidth — tokens by second for one user?", "decode",
+     {"efficiency": 0.7}),
+])
+def test_non_native_phrasing(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_background_never_makes_a_question_numeric():
+    assert route_numeric("we used to run llama 3.1 70b on 8 a100s back in 2023. why is decode memory bound?") is None

@@ -19,6 +19,12 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
 _DOT_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])")
 _COUNTED = r"(?:gpus?|cards?|chips?|ranks?|nodes?|tokens?|ctx|context|seqs?|sequences?|users?|requests?|steps?)\b"
 _DOT_GROUP = re.compile(rf"(?<![\d.,])(\d{{1,3}})\.(\d{{3}})(?=\s*(?:{_COUNTED}|[A-Za-z]{{1,3}}\d{{2,4}}\b))", re.I)
+# "15,6 trillions of tokens", "one hundred twenty billions of parameters": a scale word in the plural after a number
+_PLURAL_SCALE = re.compile(r"\b((?:\d[\d.]*|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|"
+                           r"sixty|seventy|eighty|ninety|hundred)\s+)(thousand|million|billion|trillion)s(?:\s+of)?\b", re.I)
+# "which is the velocity of tokens for …": one figure asked with "which", as "what" would ask it
+_WHICH_FIGURE = re.compile(r"\bwhich is the (?=(?:velocity|speed|time|size|memory|number|value|throughput|quantity)\b)",
+                           re.I)
 _FRENCH_UNITS = re.compile(r"(?<=\d)\s*(Go|To|Mo|Ko)\b")
 _FRENCH = {"Go": " GB", "To": " TB", "Mo": " MB", "Ko": " kB"}
 
@@ -62,6 +68,8 @@ def in_english(text: str) -> str:
     text = _DOT_GROUPS.sub(lambda m: m.group(0).replace(".", ""), text)
     text = _DOT_GROUP.sub(r"\1\2", text)
     text = _FRENCH_UNITS.sub(lambda m: _FRENCH[m.group(1)], text)
+    text = _PLURAL_SCALE.sub(r"\1\2", text)
+    text = _WHICH_FIGURE.sub("what is the ", text)
     for pattern, words in _PHRASES:
         text = pattern.sub(words, text)
     return text

@@ -37,6 +37,7 @@ from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind
 from .config import pasted_config
 from .asides import without_set_aside
+from .background import without_background
 from .chat import as_plain, quoted_and_asked
 from .corrections import corrected
 from .relative import with_relative_amounts
@@ -731,6 +732,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
     question, corrections = corrected(as_plain(question))
+    question = without_background(question)
     question, relative = with_relative_amounts(question)
     routed = _routed(question, previous, computes)
     if isinstance(routed, NumericRequest) and (corrections or relative):  # what was rewritten is said, as read

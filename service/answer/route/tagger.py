@@ -186,9 +186,10 @@ CUES: dict[str, tuple[str, ...]] = {
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
                      "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
                      "token/sec", "token per second", "token per sec", "tk/s", "tk/sec", "tks/s",
-                     "words per second", "words a second", "words per sec", "words/s", "word per second"),
+                     "words per second", "words a second", "words per sec", "words/s", "word per second",
+                     "tokens by second", "token by second", "tokens for second", "tokens in a second"),
     "decode": ("decode", "decodes", "decoding", "generation", "generate", "generates", "inference speed"),
-    "speed": ("speed", "fast", "rate"),  # not "quick": "quick one", "quick q" ask nothing about speed
+    "speed": ("speed", "fast", "rate", "velocity"),  # not "quick": "quick one", "quick q" ask nothing about speed
     "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
                 "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step",
                 "ms per step",

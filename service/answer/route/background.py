@@ -1,0 +1,66 @@
+"""The reader's background is no part of the calculation: what they tell before (or after) they ask.
+
+"Our last 7B run took 9 days on 128 A100s back in 2023. New plan: Llama 3.1 8B on 15T tokens with 1,024 H200s
+at 42% MFU. How many days?", "kv per token for mistral 7b? context: the dashboard (v1.4) shows a 17% cache hit
+rate", "… all-reduce time? (our cluster is 3 years old and has 47 nodes)". The old run's days and GPUs, the
+dashboard's percentage, the cluster's node count are no inputs: a sentence (or an aside in brackets) that asks
+nothing and tells history, money or paperwork ("used to", "last year", "since 2023", "$", "budget", "ticket",
+"slide 14") is left out of the reading, as is what follows a "background:" or "context:" label. Software
+versions ("vLLM 0.6.3", "CUDA 12.4") are never figures. A sentence that asks keeps all it says.
+"""
+from __future__ import annotations
+
+import re
+
+from .tagger import tag
+
+_VERSION = re.compile(r"\b(?:vllm|sglang|cuda|pytorch|torch|nccl|tensorrt(?:-llm)?|trt-llm|python|driver|rocm|jax|"
+                      r"transformers|deepspeed|megatron(?:-lm)?|triton)\s+v?\d+(?:\.\d+)+\b", re.I)
+# An aside in brackets, or a sentence: ".", "!", "?" or ";" before a space, or a line break, ends one
+_ASIDE = re.compile(r"(\([^()]*\))")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)")
+_ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|which|whats|estimate|compute|calculate|give me|tell me|is it|"
+                   r"can (?:it|a|one|we|i)|will it|would it|does it|do i|do we)\b", re.I)
+# History tells what was, never what is asked; paperwork and money tell why, unless the sentence also sets a
+# time window ("a $4M budget and a 45-day window") or takes something back ("EDIT: 4 gpus, budget got cut")
+_HISTORY = re.compile(
+    r"\b(?:used to|last (?:year|month|week|quarter|run|time|eval|test)|last year's|back in|previous(?:ly)?|our old|"
+    r"(?:took|came to|peaked at|was on|were on|replaced|already done|\d+ years? old)\b|since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
+_PAPERWORK = re.compile(r"\b(?:budget|finance|pricing|invoice|contract|ticket|sprint|deck|slide|dashboard|uptime|"
+                        r"meeting|roadmap|reserved|queue|donated|leadership|startup|company|team of|watchers|"
+                        r"pages? so far|sheet|row \d+|room \w+|dollars?|pitch)\b|\$\s?\d", re.I)
+_KEEPS = re.compile(r"\b(?:window|deadline|edit|not|instead|assume)\b|-day\b", re.I)
+
+
+def _tells(piece: str) -> bool:
+    return bool(_HISTORY.search(piece) or (_PAPERWORK.search(piece) and not _KEEPS.search(piece)))
+
+
+_LABEL = re.compile(r"\b(?:background|context|fyi|for context|some context)\s*:\s*(?![\d~≈])", re.I)
+
+
+def without_background(question: str) -> str:
+    """The question without the sentences and asides that tell the reader's background (unchanged when nothing
+    is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
+    university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
+    text = _VERSION.sub(" ", question)
+    label = _LABEL.search(text)
+    if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
+        text = text[:label.start()]
+    pieces = [p for part in _ASIDE.split(text) for p in ([part] if _ASIDE.fullmatch(part) else _SENTENCE_END.split(part))]
+    told = [p for p in pieces if p.strip() and not _ASKS.search(p) and _tells(p)]
+    if not told:
+        return question if text == question else text
+    kept = [p for p in pieces if p not in told]
+    said = _kinds(" ".join(kept))
+    # (history keeps only a name back: "took 9 days on 128 A100s" is a past run's figures, never this one's)
+    kept = [p for p in pieces if p not in told or not _kinds(p, names_only=bool(_HISTORY.search(p))) <= said]
+    rest = " ".join(p.strip() for p in kept if p.strip())
+    return rest if _ASKS.search(rest) else question
+
+
+def _kinds(text: str, names_only: bool = False) -> set[tuple[str, str]]:
+    """The kinds of names and figures a text holds: a model, a GPU, a count of GPUs, a number of tokens…"""
+    labels = ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU") + (() if names_only else ("QUANTITY", "COUNT"))
+    return {(t.label.removeprefix("UNKNOWN_"), t.key if t.label in ("QUANTITY", "COUNT") else "")
+            for t in tag(text).tags if t.label in labels}
