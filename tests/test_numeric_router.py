@@ -1664,3 +1664,16 @@ def test_non_native_phrasing(question, calculator, expected):
 
 def test_background_never_makes_a_question_numeric():
     assert route_numeric("we used to run llama 3.1 70b on 8 a100s back in 2023. why is decode memory bound?") is None
+
+
+# A total the reader gives for a run's stages is the run's tokens; a parameter total never is
+@pytest.mark.parametrize("question, tokens", [
+    ("llama 3.1 70b: 14T tokens of main training followed by a 1T-token annealing phase (15T total) — h100 "
+     "gpu-hours at 40% mfu?", 15_000_000_000_000),
+    ("a 34B model trained for 2T tokens after a 200B-token warmup stage. Counting both stages (2.2T tokens in all), "
+     "how many H100 GPU-hours at 38% MFU?", 2_200_000_000_000),
+    ("Mixtral 8x22B has ~39B active out of 141B total, so 6ND on the active part. 8T tokens on 2,048 H200 at 35% "
+     "MFU, how many days?", 8_000_000_000_000),
+])
+def test_a_stated_total_is_the_runs_tokens(question, tokens):
+    _assert_routed(question, "training", {"tokens": tokens})

@@ -674,7 +674,7 @@ def _algorithm_cue(r: Reading, key: str) -> Tag | None:
 
 def _training(out: _Inputs, _: bool) -> None:
     v, s = out.s.values, out.s
-    tokens = _training_tokens(s) or (s.token_counts[0] if s.token_counts else None)
+    tokens = _stated_total(out.r) or _training_tokens(s) or (s.token_counts[0] if s.token_counts else None)
     if tokens is not None:
         out.set("tokens", int(round(tokens.value)))
         if tokens.unit:
@@ -683,6 +683,18 @@ def _training(out: _Inputs, _: bool) -> None:
         out.set(k, v.get(k))
     out.set("gpus", _gpus(out))
     out.set("mfu", v.get("mfu") or v.get("percent"))
+
+
+_TOTALLED = ("total", "in all", "in total", "combined", "all told", "overall")
+
+
+def _stated_total(r: Reading) -> Tag | None:
+    """'14T tokens … then a 1T-token annealing phase (15T total)', '(2.2T tokens in all)': the run's tokens as the
+    reader totals its stages."""
+    # (a bare size is a token total only in trillions: "141B total" beside "39B active" counts parameters)
+    return next((t for t in r.of("QUANTITY") if t.value >= 1e9
+                 and (t.key == "tokens" or (t.key == "size_name" and t.unit.lower() in ("t", "trillion")))
+                 and " ".join(r.words[t.end:t.end + 2]).lower().startswith(_TOTALLED)), None)
 
 
 def _roofline(out: _Inputs, _: bool) -> None:
