@@ -1677,3 +1677,24 @@ def test_background_never_makes_a_question_numeric():
 ])
 def test_a_stated_total_is_the_runs_tokens(question, tokens):
     _assert_routed(question, "training", {"tokens": tokens})
+
+
+# A run's tokens in stages are their sum ("then", "plus … of code", two bare sizes the word "tokens" counts)
+@pytest.mark.parametrize("question, tokens", [
+    ("gpt oss 20b: 40B tokens of chat data plus 10B of code on 32 h100s at 30% mfu — how long does it take",
+     50_000_000_000),
+    ("a 13b model on 800B english + 200B multilingual tokens — total training flops", 1_000_000_000_000),
+    ("mixtral 8x22b continued pretraining: a 500B-token stage 1 then a 100B-token annealing stage, 512 mi300x at 30% "
+     "mfu — days for both stages?", 600_000_000_000),
+])
+def test_a_runs_stages_add_up(question, tokens):
+    _assert_routed(question, "training", {"tokens": tokens})
+
+
+# "X → Y" changes a figure into one of the same kind, and says so; "1 GB → 6 ms?" is a result stated, left alone
+def test_an_arrow_changes_a_figure():
+    routed = _route("kv for llama 3.1 70b at 128k → 100k tokens (not the full window), batch 2")
+    assert routed.inputs["context"] == 100_000 and routed.inputs["batch"] == 2
+    assert any("read as 100k tokens" in note for note in routed.assumed)
+    assert _route("total training flops for mixtral 8x22b, 2T tokens → 4T tokens").inputs["tokens"] == 4 * 10**12
+    assert _route("all-reduce 1 GB on 8 h100s over nvlink → 6 ms? is that right").inputs["size"] == 10**9

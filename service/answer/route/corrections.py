@@ -43,10 +43,31 @@ def corrected(question: str) -> tuple[str, list[str]]:
     for pattern in _CORRECTIONS:
         fixed, said = each_match_rewritten(pattern, fixed, _apply)
         notes += said
+    fixed, said = each_match_rewritten(_ARROW, fixed, _arrowed)
+    notes += said
     if fixed == question:
         return question, []
     # the dashes a clause stood between
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"(?:\s*[—–]\s*){2,}", " — ", fixed)), notes
+
+
+# "kv at 128k → 100k tokens", "2T tokens -> 4T tokens": the figure is changed to the one after the arrow
+_ARROW = re.compile(r"(?<![\w:.,])(?P<old>\d[\d.,]*\s*[A-Za-z]{0,2}(?:\s+[A-Za-z]+)?)\s*(?:→|->|=>)\s*"
+                    r"(?P<new>\d[\d.,]*\s*[A-Za-z]{0,2}\b(?:\s+[A-Za-z]+)?)")
+
+
+def _arrowed(match: re.Match, text: str) -> tuple[str, str] | None:
+    """Only a figure changed into one of the same kind ("1 GB → 6 ms?" states a result, and stays)."""
+    old, new = (_figure(match.group(k)) for k in ("old", "new"))
+    if old is None or new is None or not _same_kind(old, new):
+        return None
+    return (f"{text[:match.start()]}{match.group('new')}{text[match.end():]}",
+            f"“{match.group(0).strip()}” read as {match.group('new').strip()}")
+
+
+def _figure(words: str) -> Tag | None:
+    figures = [t for t in tag(words).tags if t.label in ("QUANTITY", "COUNT")]
+    return figures[0] if len(figures) == 1 else None
 
 
 def _apply(match: re.Match, text: str) -> tuple[str, str] | None:

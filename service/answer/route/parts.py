@@ -14,7 +14,7 @@ import re
 
 from spacy.tokens import Doc
 
-_JOINS = {"+", "plus", "and", ",", "&"}
+_JOINS = {"+", "plus", "and", ",", "&", "then", "followed"}  # ("a 500B-token stage then a 100B-token one")
 _PIECES = {"turns", "turn", "docs", "doc", "documents", "chunks", "chunk", "messages", "pages", "files", "passages",
            "buckets", "bucket", "tensors", "shards", "rounds", "exchanges"}
 _STOPS = {".", "?", "!", ";", ":", "—", "-", "at", "on", "for", "per", "each", "with", "x", "×", "batch", "users",
@@ -29,21 +29,21 @@ def with_parts_added(doc: Doc, tags: list) -> list:
     groups, i = [], 0
     while i < len(figures):
         j = i
-        while j + 1 < len(figures) and _same_kind(figures[j], figures[j + 1]) and _joined(doc, tags, figures[j],
-                                                                                          figures[j + 1]):
+        while j + 1 < len(figures) and (_same_kind(figures[j], figures[j + 1]) or _token_sizes(doc, figures[j], figures[j + 1])) \
+                and _joined(doc, tags, figures[j], figures[j + 1]):
             j += 1
         if j > i:
             groups.append(figures[i:j + 1])
         i = j + 1
     for group in groups:
-        tags = [t for t in tags if t not in group] + [_total(group)]
+        tags = [t for t in tags if t not in group] + [_total(group, tokens=_tokens_follow(doc, group[-1]))]
     return sorted(tags, key=lambda t: (t.start, -t.end))
 
 
-def _total(group: list):
+def _total(group: list, tokens: bool = False):
     """One figure for its pieces, with how it was read ("“3k + 1k” added up (k = 1,024)")."""
     first, said = group[0], " + ".join(t.text for t in group)
-    kind = "tokens" if any(_kind(t.key) == "tokens" for t in group) else _kind(first.key)
+    kind = "tokens" if tokens or any(_kind(t.key) == "tokens" for t in group) else _kind(first.key)
     note = f"“{said}” added up" + (" (k = 1,024)" if any(_thousands(t) for t in group) else "")
     return type(first)(first.label, kind, first.start, group[-1].end, said, sum(_piece(t) for t in group), first.unit,
                        note)
@@ -72,6 +72,15 @@ def _same_kind(a, b) -> bool:
     if kinds == {"tokens", "size_name"}:
         return min(a.value, b.value) >= 1e9
     return len(kinds) == 1 and kinds <= {"tokens", "bytes"}
+
+
+def _token_sizes(doc: Doc, a, b) -> bool:
+    """"800B english + 200B multilingual tokens": two bare sizes that the word "tokens" after them counts."""
+    return (a.key == b.key == "size_name" and min(a.value or 0, b.value or 0) >= 1e9 and _tokens_follow(doc, b))
+
+
+def _tokens_follow(doc: Doc, t) -> bool:
+    return any(w.lower_ in ("tokens", "token", "toks") for w in doc[t.end:t.end + 2])
 
 
 def _joined(doc: Doc, tags: list, a, b) -> bool:
