@@ -1698,3 +1698,19 @@ def test_an_arrow_changes_a_figure():
     assert any("read as 100k tokens" in note for note in routed.assumed)
     assert _route("total training flops for mixtral 8x22b, 2T tokens → 4T tokens").inputs["tokens"] == 4 * 10**12
     assert _route("all-reduce 1 GB on 8 h100s over nvlink → 6 ms? is that right").inputs["size"] == 10**9
+
+
+# Yes/no against a bar: "memory bound?" asks the roofline, "fast enough for 30 tok/s" sets a bar, "this page's
+# formula" is the page's method, never an outside subject
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("is a 64 flop/byte kernel still memory bound on a b200 in fp8?", "roofline",
+     {"intensity": 64.0, "primary": "attainable_flops"}),
+    ("is mixtral 8x7b on one mi300x fast enough for 30 tokens/sec per user at batch 8, 2k context?", "decode",
+     {"batch": 8, "context": 2048, "primary": "tokens_per_s_per_sequence"}),
+    ("by the formula on this page, do 32 requests at 128k on llama 3.1 8b blow past 500 GB of kv?", "kv_cache",
+     {"batch": 32, "context": 131072}),
+    ("using this page's ring model: allreduce 256 MB on 64 ranks at 50 GB/s per rank, 5 us per step — does the "
+     "latency push it over 15 ms?", "collective", {"size": 256_000_000, "ranks": 64, "alpha_s": 5e-06}),
+])
+def test_yes_no_against_a_bar_is_computed(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

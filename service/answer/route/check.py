@@ -58,7 +58,7 @@ _AGAINST_A_BAR = re.compile(r"(?:^|[,:;—.?]\s*|\s-\s)(?:will|can|could|does|do
                             r"compute[- ]bound)\b", re.I)
 _ASKS_A_FIGURE = re.compile(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", re.I)  # "how many … within 21 days"
 _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "exceed", "exceeds", "clear", "hit",
-              "reach", "do", "get", "than", "least", "most", "the"}
+              "reach", "do", "get", "than", "least", "most", "the", "enough"}  # ("fast enough for 30 tokens/sec")
 
 
 def _without_the_bar(r: Reading) -> Reading:
@@ -66,8 +66,8 @@ def _without_the_bar(r: Reading) -> Reading:
     out, and the question asks for the figure that decides it; a question with no such figure is left as it is."""
     bars = [t for t in r.tags if t.label in _FIGURES and _BAR_WORDS & set(r.words[max(t.start - 2, 0):t.start])
             and t.key not in ("batch", "gpus", "nodes", "ranks")]
-    if not bars:
-        return r
+    if not bars:  # "is a 64 flop/byte kernel still memory bound on a b200?": the roofline decides it
+        return Reading(r.question, r.words, r.tags + [_checking(r)]) if r.has("memory_bound", "compute_bound") else r
     gone = {id(t) for t in bars}
     return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone] + [_checking(r)])
 

@@ -208,6 +208,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("save", "saves", "saved", "saving"):  # "if i save the optimizer state too": what a checkpoint holds
         return r.has("checkpoint") and any(c.start > cue.start for c in r.of("CUE") if c.key in (
             "training_state", "adam", "weights", "checkpoint", "grads"))
+    if word in ("page", "page's", "article", "article's") and r.words[cue.start - 1:cue.start] in (["this"], ["the"]):
+        return True  # "by the formula on this page", "using this page's ring model": the page's method
     if word == "code" and any(0 <= cue.start - t.end <= 1 for t in r.of("QUANTITY", "tokens")):
         return True  # "40B tokens of chat data plus 10B of code": training data
     if word in ("gemm", "matmul", "code"):  # "a gemm at intensity 120", "my code does 20 FLOPs for each byte":
