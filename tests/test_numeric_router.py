@@ -1714,3 +1714,24 @@ def test_an_arrow_changes_a_figure():
 ])
 def test_yes_no_against_a_bar_is_computed(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# A pasted one-row table is read field by field; a field's unit in its name is the figure's unit
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("model,bs,ctx,kv_dtype\nllama-3.1-70b,24,12000,fp8\ntotal kv cache?", "kv_cache",
+     {"model": "llama-3.1-70b", "batch": 24, "context": 12000, "kv_precision": "fp8"}),
+    ("| kernel | gpu | dtype | intensity (FLOP/B) |\n|---|---|---|---|\n| rmsnorm_fwd | l40s | bf16 | 2.5 |\n"
+     "attainable throughput for it?", "roofline", {"gpu": "l40s", "intensity": 2.5}),
+    ("model\tgpu\tgpus\tdtype\tmfu\ttokens\nqwen2.5-72b\th200\t2048\tbf16\t0.42\t18T\n\nhow many days?", "training",
+     {"gpus": 2048, "mfu": 0.42, "tokens": 18 * 10**12}),
+    ("collective,ranks,algbw_GB/s\nreduce_scatter,24,95\nconvert to busbw?", "collective",
+     {"op": "reduce_scatter", "ranks": 24, "algbw": 95e9}),
+])
+def test_a_pasted_table_row_is_read_field_by_field(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_table_of_several_rows_is_not_read_as_one():
+    # which row is meant is the reader's to say: the cells stay where they were (no batch of 16 from row two)
+    routed = route_numeric("model,bs,ctx\nllama-3.1-8b,8,4096\nllama-3.1-8b,16,8192\nkv cache?")
+    assert not (isinstance(routed, NumericRequest) and routed.inputs.get("batch") == 16)

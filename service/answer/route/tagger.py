@@ -71,6 +71,7 @@ from .logs import without_log_figures  # noqa: E402
 from .options import without_options  # noqa: E402
 from .pasted import as_stated  # noqa: E402
 from .phone import as_keyed  # noqa: E402
+from .tables import as_fields  # noqa: E402
 from .compounds import with_compounds_unpacked  # noqa: E402
 from .nicknames import as_registered  # noqa: E402
 from .parts import with_parts_added  # noqa: E402
@@ -746,6 +747,7 @@ def unit_factor(unit: str, base: str) -> float:
 def _typed_form(question: str) -> str:
     """The question as the tagger reads it, each step undoing one way readers write."""
     text = without_options(question)  # a quiz item's answer options
+    text = as_fields(text)  # a pasted table's row, field by field
     text = as_stated(text)  # pasted tool output and command lines
     text = without_log_figures(text)  # pasted logs and error messages
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
