@@ -1735,3 +1735,16 @@ def test_a_table_of_several_rows_is_not_read_as_one():
     # which row is meant is the reader's to say: the cells stay where they were (no batch of 16 from row two)
     routed = route_numeric("model,bs,ctx\nllama-3.1-8b,8,4096\nllama-3.1-8b,16,8192\nkv cache?")
     assert not (isinstance(routed, NumericRequest) and routed.inputs.get("batch") == 16)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("mistral 7b kv for 8 convos of 64k each in int8... whatever just gimme the total", "kv_cache", {"batch": 8}),
+    ("memory-bound part of the step ONLY: llama 3 70b int8 on 2 h100 nvl (tp2), batch 16, 2k ctx, kv int8 ffs",
+     "decode", {"primary": "memory_time_s", "batch": 16}),
+    ("activations memory for each gpu when we train llama 3.1 70b: tp 8, micro batch 1, sequence 4096, recompute "
+     "selective — how much is?", "memory", {"context": 4096, "primary": "activation_bytes"}),
+    ("qwen 2.5 72b on bf16 inside 2 H100 NVL, 4 user with 8k context, kv cache also bf16 — how many memory rest for "
+     "each card?", "memory", {"primary": "free_bytes", "gpus": 2}),
+])
+def test_hurried_and_non_native_words(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

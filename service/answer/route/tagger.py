@@ -164,6 +164,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "run": ("run", "runs", "serve", "serving", "deploy", "can it do", "handle", "handles", "can it handle"),
     "enough": ("enough", "sufficient", "enuf", "enogh", "enought", "big enough"),
     "left": ("left", "free", "remaining", "headroom", "spare", "left over", "leftover", "how far over", "how much over",
+             "memory rest", "remain", "remains", "stay free", "stays free",  # (non-native: "how many memory rest")
              "over by how much", "how far short", "short by how much"),
     "need": ("need", "needs", "needed", "require", "requires", "required", "take", "takes"),
     "binary_unit": ("gib", "in gib", "gibibytes", "mib", "tib", "in mib", "in tib"),
@@ -204,7 +205,9 @@ CUES: dict[str, tuple[str, ...]] = {
                      "per request", "one stream", "each sequence", "per conversation"),
     "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound"),
     "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
-                    "memory time", "time if memory bound", "memory read time", "weight read time"),
+                    "memory time", "time if memory bound", "memory read time", "weight read time",
+                    "memory-bound part", "memory bound part", "memory part of the step", "memory part of one step",
+                    "memory part of a step"),
     "compute_bound": ("compute bound", "compute-bound", "become compute bound", "becomes compute bound",
                       "turn compute bound", "waiting on math", "waiting on compute", "waits on math"),
     "memory_bound": ("memory bound", "memory-bound", "bandwidth bound", "bandwidth-bound", "waiting on memory",
@@ -280,7 +283,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
                 "max model len",  # vLLM's --max-model-len
                 "seq", "seq length", "seq_len",
-                "sequence len", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
+                "sequence len", "sequence", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
     "each": ("each", "per node", "per server", "per box", "in each", "apiece", "per host"),
     "tp": ("tp", "tensor parallel", "tensor parallelism", "tensor-parallel", "tensor parallel degree",
            "tensor parallelism degree", "tensor", "tp degree", "tp size", "tensor model parallel size",
@@ -416,7 +419,7 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
               "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots", "rollouts", "samples",
-              "completions"),
+              "completions", "convo", "convos", "threads"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
