@@ -1748,3 +1748,15 @@ def test_a_table_of_several_rows_is_not_read_as_one():
 ])
 def test_hurried_and_non_native_words(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # "across all 32 users" is the batch, never 32 GPUs
+    ("aggregate tokens/s across all 32 users, not per user — llama 3.1 8b bf16 on one a100 80gb, 2k ctx each",
+     "decode", {"batch": 32, "gpus": 1}),
+    # "algbw is 180": a bandwidth label's bare number is GB/s, as nccl-tests prints it
+    ("all-reduce on 8 ranks — is the busbw over 300 GB/s if algbw is 180?", "collective",
+     {"algbw": 180e9, "primary": "busbw"}),
+])
+def test_labels_of_counts_and_rates(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

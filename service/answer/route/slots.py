@@ -390,6 +390,9 @@ def _per_node(r: Reading, t: Tag) -> bool:
     return any(set(r.words[n.end:t.start]) <= _PER_NODE_BEFORE and t.start > n.end for n in nodes)
 
 
+_STATED = {"is", "=", ":", "of", "at", "~", "≈", "was"}
+
+
 def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     """A number without a unit takes the role of the label next to it; labels are used once."""
     v = s.values
@@ -401,8 +404,9 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     for t in r.of("NUMBER"):
         if id(t) in used:
             continue
-        rate = next((c for c in r.of("CUE") if c.key in ("busbw", "algbw") and c.end == t.start), None)
-        if rate is not None and rate.key not in v:  # "busbw 190": nccl-tests prints GB/s
+        rate = next((c for c in r.of("CUE") if c.key in ("busbw", "algbw") and (c.end == t.start or (
+            c.end == t.start - 1 and r.words[c.end] in _STATED))), None)
+        if rate is not None and rate.key not in v:  # "busbw 190", "algbw is 180": nccl-tests prints GB/s
             used.add(id(t))
             v[rate.key] = t.value * 1e9
             s.note(f"“{rate.text} {t.text}” read as {t.text} GB/s (the unit nccl-tests prints)")

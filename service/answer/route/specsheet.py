@@ -28,7 +28,8 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     # a platform's GPU count: "8x platform", "8-GPU baseboard", "we have 8 on one UBB", "tensor-parallel over all 8"
     (r"\b(\d+)\s*x\s+(?:platform|baseboard|UBB|board)\b", r"\1 GPUs"),
     (r"\b(\d+)(?=\s+on\s+(?:one|a|the|each)\s+(?:UBB|baseboard|board|node|box|server|chassis)\b)", r"\1 GPUs"),
-    (r"\b(?:over|across)\s+all\s+(\d+)\b(?!\s*(?:gpus?|cards?|chips?|ranks?|nodes?|devices?|accelerators?))",
+    (r"\b(?:over|across)\s+all\s+(\d+)\b(?!\s*(?:gpus?|cards?|chips?|ranks?|nodes?|devices?|accelerators?|users?|"
+     r"seqs?|sequences?|requests?|chats?|streams?|sessions?|layers?|steps?|tokens?))",
      r"over \1 GPUs"),
     # a system named for its GPUs: "a DGX H100" is a server of eight H100s, "two HGX H200s" two of them, "8 dgx
     # h100 nodes" eight of eight; a spec sheet's heading ("DGX A100 (40GB SXM4 version):", "HGX B200 per GPU:")
