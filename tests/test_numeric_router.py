@@ -1760,3 +1760,16 @@ def test_hurried_and_non_native_words(question, calculator, expected):
 ])
 def test_labels_of_counts_and_rates(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("all-reduce two 512 MB buckets fused into one call on 8 h100s over nvlink — time?", "collective",
+     {"size": 1_024_000_000, "ranks": 8}),
+    ("all-reduce on 4 h100 pcie cards over pcie 5: a 400 MB bucket + a 112 MB one, fused — time?", "collective",
+     {"size": 512_000_000, "ranks": 4}),
+    # "output 500" is 500 tokens of the request, never a batch of 500
+    ("mistral 7b bf16 on a 24gb 4090: input 1,500 tokens, output 500, batch 8 — vram left?", "memory",
+     {"context": 2000, "batch": 8}),
+])
+def test_fused_buckets_and_output_lengths(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

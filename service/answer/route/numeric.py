@@ -217,6 +217,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("block", "blocks", "page", "pages"):  # "bytes in one 32-token kv block": the KV cache of 32 tokens
         sized = any(t.key == "tokens" and 0 <= cue.start - t.end <= 1 for t in r.of("QUANTITY"))
         return sized and r.has("kv") and any(w in BYTE_WORDS for w in r.words)
+    if word in ("fused", "fuse", "fusing") and r.of("COLLECTIVE") and r.of("QUANTITY", "bytes"):
+        return True  # "two 512 MB buckets fused into one call": the buffer the collective moves
     if word == "traffic":  # "weights 2 GB + activations 1 GB of traffic": the bytes a kernel moves
         return any(0 <= cue.start - t.end <= 2 for t in r.of("QUANTITY", "bytes"))
     if word in ("groq", "cerebras"):  # "ridge point of a groq lpu": the vendor of a part we do not know
