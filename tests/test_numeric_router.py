@@ -1773,3 +1773,16 @@ def test_labels_of_counts_and_rates(question, calculator, expected):
 ])
 def test_fused_buckets_and_output_lengths(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+def test_a_share_of_the_models_window_is_its_context():
+    routed = _route("deepseek v3 on 8 h200s (tp8), 16 users each at a quarter of its max context — tok/s per user?")
+    assert routed.inputs["context"] == 163_840 // 4
+    assert any("0.25 of DeepSeek" in note and "163,840-token window" in note for note in routed.assumed)
+    assert _route("llama 3.1 8b kv cache at its full context window, batch 2").inputs["context"] == 131_072
+
+
+def test_racks_that_say_their_gpus_are_nodes_of_that_many():
+    routed = _route("8 gb200 nvl72 racks (72 gpus each), 70b dense on 15T tokens in fp8, mfu 0.35 — days to train?")
+    assert routed.inputs["gpus"] == 576
+    assert "gpus" not in _route("kv cache of llama 3.1 8b at 32k, batch 4, on 3 racks").inputs

@@ -28,6 +28,10 @@ def _rewrites() -> list[tuple[re.Pattern, str]]:
         # a label with its unit in brackets: "ctx (tokens): 8192", "busbw [GB/s]: 350" → "ctx: 8192 tokens"
         (r"\b(ctx|context|seq(?:len)?|busbw|algbw|bandwidth|bw|mem|memory|buffer|size)\s*[(\[]\s*"
          r"(tokens|tok|GB/s|GiB/s|GiB|GB|MB|MiB)\s*[)\]]\s*[:=]\s*(\d[\d.,]*)", r"\1: \3 \2"),
+        # "8 gb200 nvl72 racks (72 gpus each)": racks that say how many GPUs each holds are nodes of that many
+        # (a bare "on 3 racks" says nothing of its GPUs, and stays)
+        (r"\bracks?(?=\s*\(?\s*(?:of\s+|with\s+)?\d+\s*(?:gpus?|cards?|chips?)\s+(?:each|per rack|apiece)\b)",
+         "nodes"),
         # "input 1,500 tokens, output 500": a request's output length is tokens too
         (r"\b(output|completion|generated|generation)\s+(\d[\d,.]*k?)\b(?!\s*(?:tokens?|toks?|k\b|%))", r"\1 \2 tokens"),
         # "a 70-billion-parameter llama 3.1", "the 20-billion gpt-oss model": the family, then its size

@@ -536,6 +536,11 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
         elif t.key != "tokens_labelled" and (t.unit or not number.replace(",", "").replace(".", "").isdigit()):
             out.note(f"“{t.text}” read as {fmt_int(t.value)} tokens")
         return
+    if (share := _share_of_window(out.r.question)) and (spec := find_model(str(out.s.values.get("model")))):
+        window = spec.config.max_position_embeddings
+        out.set("context", int(window * share))
+        out.note(f"context {fmt_int(window * share)} tokens: {share:g} of {spec.name}'s {fmt_int(window)}-token window")
+        return
     if loose_ok:
         for t in s.loose:
             if t.value >= 128 and float(t.value).is_integer():
@@ -543,6 +548,21 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
                 out.set("context", int(t.value))
                 out.note(f"“{t.text}” read as the context length ({fmt_int(t.value)} tokens)")
                 return
+
+
+_SHARES = {"half": 0.5, "a half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "a tenth": 0.1,
+           "three quarters": 0.75, "two thirds": 2 / 3}
+_OF_WINDOW = re.compile(r"\b(?:(?P<share>" + "|".join(_SHARES) + r"|\d{1,3}\s?%)\s+(?:of\s+)?)?(?:its|the(?:\s+model'?s)?)\s+"
+                        r"(?:max(?:imum)?|full|whole|entire|native)\s+(?:context(?:\s+(?:window|length))?|window)\b", re.I)
+
+
+def _share_of_window(question: str) -> float | None:
+    """'at half its max context', 'a quarter of its max context', 'its full window': a share of the model's window."""
+    m = _OF_WINDOW.search(question)
+    if m is None:
+        return None
+    share = (m.group("share") or "").lower()
+    return float(share.rstrip("% ")) / 100 if share.endswith("%") else _SHARES.get(share, 1.0)
 
 
 def _full_window(model: str | None, t: Tag) -> int | None:
