@@ -1786,3 +1786,29 @@ def test_racks_that_say_their_gpus_are_nodes_of_that_many():
     routed = _route("8 gb200 nvl72 racks (72 gpus each), 70b dense on 15T tokens in fp8, mfu 0.35 — days to train?")
     assert routed.inputs["gpus"] == 576
     assert "gpus" not in _route("kv cache of llama 3.1 8b at 32k, batch 4, on 3 racks").inputs
+
+
+# A cloud instance or system is the GPUs inside it, said in the Assumed line; its part may be one we do not know
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("llama 3.1 8b on 15T tokens using 64 p5.48xlarge instances, bf16 at 40% MFU - how many days?", "training",
+     {"gpu": "h100-sxm", "gpus": 512}),
+    ("two p5.48xlarge with EFA at 400 Gb/s per GPU: two-level all-reduce of 8 GiB, time?", "collective",
+     {"nodes": 2, "gpus_per_node": 8, "gpu": "h100-sxm"}),
+    ("ND MI300X v5, llama 3.1 405b bf16 sharded across every GPU in the VM - per-gpu headroom?", "memory",
+     {"gpu": "mi300x", "gpus": 8}),
+    ("one g6.xlarge, mistral 7b int8, batch 1 - ms per token at best?", "decode", {"gpu": "l4", "gpus": 1}),
+    ("trn2.48xlarge - how much HBM bandwidth does each of its chips have?", "roofline",
+     {"gpu": "trainium2", "primary": "bandwidth"}),
+])
+def test_an_instance_is_the_gpus_inside_it(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator and {k: routed.inputs.get(k) for k in expected} == expected
+    assert any(" read as " in note and " × " in note for note in routed.assumed)
+
+
+def test_an_instance_of_a_part_we_do_not_know_is_an_unknown_gpu():
+    routed = route_numeric("g5.xlarge - will llama 3.1 8b in bf16 with a 4k context fit on its gpu?")
+    assert isinstance(routed, UnknownGpu) and routed.name.lower() == "a10g"
+    # the chip's own short name stays the chip: "512 trn2 chips" are 512 Trainium2s, not 512 instances of 16
+    assert _route("512 trn2 chips, continued pretraining of llama 3.1 70b on 500B tokens, bf16, 40% mfu. days?"
+                  ).inputs["gpus"] == 512

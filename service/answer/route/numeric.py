@@ -40,6 +40,7 @@ from .asides import without_set_aside
 from .background import without_background
 from .chat import as_plain, quoted_and_asked
 from .corrections import corrected
+from .instances import as_gpus
 from .relative import with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
@@ -281,7 +282,7 @@ _FLOP_WORDS = {"flops", "flop/s", "tflops", "tflop/s", "pflops", "teraflops", "p
 def _spec_lookup(r: Reading, s: Slots) -> str | None:
     """'h100 pcie hbm bandwith?', 'b200 fp8 dense tflops': a card's own figure asked with nothing to compute on
     (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
-    if set(s.values) - {"gpu", "precision"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
+    if set(s.values) - {"gpu", "precision", "gpus"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
         return None
     negated = {i + 1 for i, w in enumerate(r.words) if w in ("not", "no")} | {
         i + 2 for i, w in enumerate(r.words) if w in ("not", "no")}  # "not the flops"
@@ -771,10 +772,11 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     article), which "it" and a question naming no calculator lean on."""
     question, corrections = corrected(as_plain(question))
     question = without_background(question)
+    question, systems = as_gpus(question)
     question, relative = with_relative_amounts(question)
     routed = _routed(question, previous, computes)
-    if isinstance(routed, NumericRequest) and (corrections or relative):  # what was rewritten is said, as read
-        routed.assumed = corrections + relative + routed.assumed
+    if isinstance(routed, NumericRequest) and (corrections or systems or relative):  # what was rewritten is said
+        routed.assumed = corrections + systems + relative + routed.assumed
     return routed
 
 
