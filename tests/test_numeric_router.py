@@ -1600,6 +1600,7 @@ def test_a_correction_and_a_relative_amount_are_said_in_the_assumed_line():
     ("h20 hbm bandwidth in terabytes a second", {"gpu": "h20", "primary": "bandwidth"}),
     ("mi300x: hbm bandwidth only, not the flops", {"gpu": "mi300x", "primary": "bandwidth"}),
     ("b200 fp8 dense tflops (not the 2:4 sparse figure)", {"gpu": "b200", "precision": "fp8", "primary": "peak_flops"}),
+    ("trainium2 peak in brain float 16?", {"gpu": "trainium2", "precision": "bf16", "primary": "peak_flops"}),
 ])
 def test_a_cards_own_figure_is_looked_up(question, expected):
     _assert_routed(question, "roofline", expected)

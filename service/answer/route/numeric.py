@@ -286,7 +286,8 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
         return None
     negated = {i + 1 for i, w in enumerate(r.words) if w in ("not", "no")} | {
         i + 2 for i, w in enumerate(r.words) if w in ("not", "no")}  # "not the flops"
-    flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words))
+    flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words)) or (
+        "peak" in r.words and "precision" in s.values)  # "trainium2 peak in brain float 16?"
     hbm = r.has("bandwidth") and (r.has("memory") or "hbm" in r.words)
     if hbm and not flops:
         return "bandwidth"
