@@ -58,6 +58,10 @@ JUDGE_PARAMS = dict(objective="binary", n_estimators=200, learning_rate=0.05, nu
                     class_weight="balanced", random_state=7, deterministic=True, force_row_wise=True, n_jobs=1,
                     verbose=-1)
 FOLDS = 5
+# The judge's threshold wrongly refuses at most this share of the answerable dev questions (cross-validated). Chosen
+# on held-out dev (`evals.heldout`, both folds) with the reader-typed refusals of evals/training/refusals_readers.yaml:
+# readers no-answer recall 0.80 at 0.01 → 0.90 at 0.02, false refusals 0.010 → 0.029 (the issue's limit is 0.03)
+MAX_FALSE_REFUSALS = 0.02
 
 
 @dataclasses.dataclass
@@ -165,7 +169,7 @@ def _hit_at_1(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> flo
     return round(hits / max(asked, 1), 4)
 
 
-def train(settings, max_false_refusals: float = 0.01, out_dir: Path | None = None,
+def train(settings, max_false_refusals: float = MAX_FALSE_REFUSALS, out_dir: Path | None = None,
           questions: list[Question] | None = None, judge_byte: int = 0) -> dict:
     """Fit and save the four models on `questions` (default: every training question). `judge_byte` picks the
     id-hash byte that halves them for the judge's cross-fitting (another one when they are already a half)."""
@@ -398,7 +402,7 @@ def main(argv=None) -> int:
     from service.settings import Settings
 
     parser = argparse.ArgumentParser(prog="python -m evals train", description=__doc__.splitlines()[0])
-    parser.add_argument("--max-false-refusals", type=float, default=0.01,
+    parser.add_argument("--max-false-refusals", type=float, default=MAX_FALSE_REFUSALS,
                         help="the answerability threshold refuses at most this share of answerable dev questions")
     args = parser.parse_args(argv)
     summary = train(Settings(), args.max_false_refusals)
