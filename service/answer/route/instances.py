@@ -59,9 +59,16 @@ _NAMED = [(re.compile(rf"(?:\b(?:an?|one|the|single|each|per|this|that)\s+|(?<![
           for name, gpus, part in _INSTANCES]
 
 
+# what every name above contains: most questions hold none, and are passed over without trying the ~70 names
+_ANY = re.compile(r"xlarge|g4dn|-\d{1,2}g\b|g2-standard|_v[245]\b|\bn[cd]m?\s?(?:a100|h100|h200|mi300x)|bm\.gpu|nvl72|dgx-\d",
+                  re.I)
+
+
 def as_gpus(question: str) -> tuple[str, list[str]]:
     """The question with each instance or system named by its GPUs, and a note of each reading."""
     notes = []
+    if not _ANY.search(question):
+        return question, notes
     for pattern, gpus, part in _NAMED:
         def said(m: re.Match, gpus=gpus, part=part) -> str:
             notes.append(f"“{m.group('name')}” read as {gpus} × {part}")
