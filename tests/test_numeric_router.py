@@ -1813,3 +1813,28 @@ def test_an_instance_of_a_part_we_do_not_know_is_an_unknown_gpu():
     # the chip's own short name stays the chip: "512 trn2 chips" are 512 Trainium2s, not 512 instances of 16
     assert _route("512 trn2 chips, continued pretraining of llama 3.1 70b on 500B tokens, bf16, 40% mfu. days?"
                   ).inputs["gpus"] == 512
+
+
+# A GPU described by vendor, architecture, memory and form factor is the one part that fits, said as read
+@pytest.mark.parametrize("question, expected", [
+    ("qwen 2.5 72b bf16 split across two of amd's 256GB accelerators — free memory per card?",
+     {"gpu": "mi325x", "gpus": 2}),
+    ("deepseek r1 fp8 on eight of the 141GB SXM hoppers, 16 users at 8k each, bf16 kv — how much is free per gpu?",
+     {"gpu": "h200", "gpus": 8}),
+    ("gpt-oss-20b in its stock mxfp4 on the 24GB ada gaming card, one 32k conversation with a bf16 kv cache — "
+     "fits? how much headroom?", {"gpu": "rtx-4090"}),
+    ("training mixtral 8x22b on aws's second-gen trainium chips — how many TB is one full checkpoint incl. fp32 "
+     "master weights and adam moments?", {"gpu": "trainium2"}),
+])
+def test_a_described_gpu_is_the_one_part_that_fits(question, expected):
+    routed = _route(question)
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert any(" read as " in note for note in routed.assumed)
+
+
+def test_a_description_that_fits_several_parts_or_names_one_is_left_alone():
+    # "the 80GB hopper": SXM or PCIe; "two a100 40gb cards": the part is named; "16 GB over 64 gpus": a buffer
+    routed = _route("llama 3.1 70b fp8 on the 80GB hopper, how much is left?")
+    assert not any("80GB hopper" in note and " read as " in note for note in routed.assumed)
+    assert _route("two a100 40gb cards, llama 3 70b in int8, weights only — what's left per card?").inputs["gpu"] == "a100-40gb"
+    assert _route("all-reduce 16 GB over 64 gpus on xdr").inputs["size"] == 16e9

@@ -41,6 +41,7 @@ from .background import without_background
 from .chat import as_plain, quoted_and_asked
 from .corrections import corrected
 from .instances import as_gpus
+from .described import as_named
 from .relative import with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
@@ -774,6 +775,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(as_plain(question))
     question = without_background(question)
     question, systems = as_gpus(question)
+    question, described = as_named(question)
+    systems += described
     question, relative = with_relative_amounts(question)
     routed = _routed(question, previous, computes)
     if isinstance(routed, NumericRequest) and (corrections or systems or relative):  # what was rewritten is said

@@ -1,0 +1,96 @@
+"""A GPU described instead of named → its name, when the description fits exactly one part the registry holds.
+
+"the 192GB AMD one", "amd's 256GB accelerators", "the 141GB SXM hoppers", "the 24GB ada gaming card", "the 180GB
+HGX blackwells", "the pcie version of the 80GB hopper", "aws's second-gen trainium", "google's sixth-gen tpu".
+Read as typed, no part is named and the calculation fell back to the default H100 with confidence. A memory size
+next to a GPU word is matched against each part's vendor, architecture, memory and form factor (the registry's
+datasheet figures, restated here by family); a description that fits one part is that part, and the Assumed line
+says so ("“the 192GB AMD one” read as MI300X"). One that fits several ("the 80GB hopper": SXM or PCIe) or none is
+left as it is.
+"""
+from __future__ import annotations
+
+import re
+
+# id → (vendor, architecture, memory in GB, words that single it out: form factor, segment, system)
+_PARTS = {
+    "H100 SXM": ("nvidia", "hopper", 80, {"sxm", "sxm5"}),
+    "H100 PCIe": ("nvidia", "hopper", 80, {"pcie"}),
+    "H100 NVL": ("nvidia", "hopper", 94, {"nvl"}),
+    "H200": ("nvidia", "hopper", 141, {"sxm", "hgx"}),
+    "H200 NVL": ("nvidia", "hopper", 141, {"nvl", "pcie"}),
+    "H20": ("nvidia", "hopper", 96, {"export", "china", "chinese", "capped"}),
+    "A100 80GB": ("nvidia", "ampere", 80, {"sxm", "sxm4"}),
+    "A100 40GB": ("nvidia", "ampere", 40, {"sxm", "sxm4"}),
+    "A100 80GB PCIe": ("nvidia", "ampere", 80, {"pcie"}),
+    "B200": ("nvidia", "blackwell", 180, {"hgx", "b200"}),
+    "B300": ("nvidia", "blackwell", 288, {"hgx", "ultra"}),
+    "GB200": ("nvidia", "blackwell", 186, {"grace", "nvl72", "gb200"}),
+    "GB300": ("nvidia", "blackwell", 288, {"grace", "nvl72", "ultra"}),
+    "RTX PRO 6000": ("nvidia", "blackwell", 96, {"workstation", "pro"}),
+    "RTX 5090": ("nvidia", "blackwell", 32, {"gaming", "geforce", "consumer"}),
+    "RTX 4090": ("nvidia", "ada", 24, {"gaming", "geforce", "consumer"}),
+    "L4": ("nvidia", "ada", 24, {"inference", "datacenter", "data-center", "72-watt", "72w", "low-profile"}),
+    "L40S": ("nvidia", "ada", 48, {"datacenter", "data-center", "s"}),
+    "MI300X": ("amd", "cdna3", 192, set()),
+    "MI325X": ("amd", "cdna3", 256, set()),
+    "MI355X": ("amd", "cdna4", 288, set()),
+    "MI250X": ("amd", "cdna2", 128, {"oam", "package"}),
+    "TPU v5e": ("google", "tpu", 16, set()),
+    "TPU v5p": ("google", "tpu", 95, set()),
+    "TPU v6e": ("google", "tpu", 32, set()),
+    "Gaudi 3": ("intel", "gaudi", 128, set()),
+}
+_FAMILIES = {"hopper": "hopper", "hoppers": "hopper", "ampere": "ampere", "amperes": "ampere", "ada": "ada",
+             "lovelace": "ada", "blackwell": "blackwell", "blackwells": "blackwell", "cdna3": "cdna3", "cdna2": "cdna2",
+             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi", "instinct": None}
+_VENDORS = {"nvidia": "nvidia", "nvidia's": "nvidia", "amd": "amd", "amd's": "amd", "google": "google",
+            "google's": "google", "intel": "intel", "intel's": "intel"}
+_NOUNS = r"(?:hoppers?|blackwells?|amperes?|ada|cards?|gpus?|accelerators?|parts?|ones?|chips?|packages?|flavou?r)"
+# "the 192GB AMD one", "amd's 256GB accelerators", "the 141GB SXM hoppers", "nvidia's 72-watt 24GB ada inference card"
+_BETWEEN = r"\b(?!(?:over|across|on|to|of|per|for|in|at|with|from|and|or)\b)[a-z][a-z-]*"  # describing words only
+_DESCRIBED = re.compile(rf"(?P<span>(?:\b(?:nvidia|amd|google|intel)(?:'s)?\s+)?(?:{_BETWEEN}\s+){{0,2}}?(?P<mem>\d{{2,3}})\s?GB\s+"
+                        rf"(?:{_BETWEEN}\s+){{0,3}}?(?P<noun>{_NOUNS})\b)", re.I)
+# generations said in words: "aws's second-gen trainium", "google's sixth-gen tpu", "intel's third-gen gaudi"
+_GENERATIONS = [(re.compile(pattern, re.I), part) for pattern, part in (
+    (r"\b(?:aws'?s?\s+)?(?:second|2nd)[- ]gen(?:eration)?\s+trainium(?:\s+chips?)?", "Trainium2"),
+    (r"\b(?:google'?s?\s+)?(?:sixth|6th)[- ]gen(?:eration)?\s+tpu(?:\s+chips?)?", "TPU v6e"),
+    (r"\b(?:intel'?s?\s+)?(?:third|3rd)[- ]gen(?:eration)?\s+gaudi", "Gaudi 3"),
+)]
+
+
+def as_named(question: str) -> tuple[str, list[str]]:
+    """The question with each GPU it describes (and only one part fits) named, and a note of each reading."""
+    if "gb" not in question.lower() and "gen" not in question.lower():
+        return question, []
+    notes: list[str] = []
+    for pattern, part in _GENERATIONS:
+        question = pattern.sub(lambda m, part=part: _named(m.group(0), part, notes), question)
+
+    def name(m: re.Match) -> str:
+        words = {w.strip(",.()").lower() for w in m.group("span").split()}
+        window = words | {w.strip(",.()").lower() for w in question[m.end():m.end() + 40].split()[:4]}
+        if re.search(r"[a-z]+\d+[a-z]*\s*$", question[:m.start()], re.I):
+            return m.group(0)  # "two a100 40gb cards", "a40 48gb": the part is named, its memory only says which
+        fits = _fitting(int(m.group("mem")), window)
+        if len(fits) != 1:
+            return m.group(0)
+        return _named(m.group("span"), fits[0], notes) + ("s" if m.group("noun").lower().endswith("s") else "")
+
+    return _DESCRIBED.sub(name, question), notes
+
+
+def _fitting(memory: int, words: set[str]) -> list[str]:
+    vendor = next((_VENDORS[w] for w in words if w in _VENDORS), None)
+    family = next((_FAMILIES[w] for w in words if _FAMILIES.get(w)), None)
+    fits = [part for part, (v, f, gb, _) in _PARTS.items()
+            if gb == memory and vendor in (None, v) and family in (None, f)]
+    if len(fits) > 1:  # a form factor or segment word picks one ("SXM", "pcie", "gaming", "nvl")
+        marked = [part for part in fits if _PARTS[part][3] & words]
+        fits = marked if len(marked) == 1 else fits
+    return fits if (vendor or family or len(fits) == 1) else []
+
+
+def _named(described: str, part: str, notes: list[str]) -> str:
+    notes.append(f"“{described.strip()}” read as {part}")
+    return part
