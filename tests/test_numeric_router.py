@@ -1838,3 +1838,19 @@ def test_a_description_that_fits_several_parts_or_names_one_is_left_alone():
     assert not any("80GB hopper" in note and " read as " in note for note in routed.assumed)
     assert _route("two a100 40gb cards, llama 3 70b in int8, weights only — what's left per card?").inputs["gpu"] == "a100-40gb"
     assert _route("all-reduce 16 GB over 64 gpus on xdr").inputs["size"] == 16e9
+
+
+# A model described instead of named is the model, said as read; "the 8x22 mixtral" is never the 8x7B
+@pytest.mark.parametrize("question, model", [
+    ("does llama 3.1's biggest fit on 8 h200s at fp8, and how much is left per gpu?", "llama-3.1-405b"),
+    ("alibaba's 72b from the qwen 2.5 series in awq 4-bit on a single l40s - fits? how much spare?", "qwen2.5-72b"),
+    ("weights + kv for openai's small open model as released (mxfp4), 4 chats at 128k each with a bf16 cache - total?",
+     "gpt-oss-20b"),
+    ("single-stream tok/s for meta's 8b from the 3.1 release in bf16 on an L4", "llama-3.1-8b"),
+    ("the 8x22 mixtral in bf16 on 4 h200s, batch 16 with 4k context each (bf16 kv) - tok/s per user?", "mixtral-8x22b"),
+    ("mistral's first 7b in int8 on one a100 40gb - per-token latency at batch 1?", "mistral-7b"),
+])
+def test_a_described_model_is_named(question, model):
+    routed = _route(question)
+    assert routed.inputs["model"] == model
+    assert any(" read as " in note for note in routed.assumed)

@@ -42,6 +42,7 @@ from .chat import as_plain, quoted_and_asked
 from .corrections import corrected
 from .instances import as_gpus
 from .described import as_named
+from .model_descriptions import as_model_names
 from .relative import with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
@@ -776,7 +777,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question = without_background(question)
     question, systems = as_gpus(question)
     question, described = as_named(question)
-    systems += described
+    question, models_described = as_model_names(question)
+    systems += described + models_described
     question, relative = with_relative_amounts(question)
     routed = _routed(question, previous, computes)
     if isinstance(routed, NumericRequest) and (corrections or systems or relative):  # what was rewritten is said
