@@ -48,9 +48,10 @@ _VENDORS = {"nvidia": "nvidia", "nvidia's": "nvidia", "amd": "amd", "amd's": "am
             "google's": "google", "intel": "intel", "intel's": "intel"}
 _NOUNS = r"(?:hoppers?|blackwells?|amperes?|ada|cards?|gpus?|accelerators?|parts?|ones?|chips?|packages?|flavou?r)"
 # "the 192GB AMD one", "amd's 256GB accelerators", "the 141GB SXM hoppers", "nvidia's 72-watt 24GB ada inference card"
-_BETWEEN = r"\b(?!(?:over|across|on|to|of|per|for|in|at|with|from|and|or)\b)[a-z][a-z-]*"  # describing words only
+_BETWEEN = r"(?<![\w-])(?!(?:over|across|on|to|of|per|for|in|at|with|from|and|or)\b)[a-z][a-z-]*"  # describing words only
 _DESCRIBED = re.compile(rf"(?P<span>(?:\b(?:nvidia|amd|google|intel)(?:'s)?\s+)?(?:{_BETWEEN}\s+){{0,2}}?(?P<mem>\d{{2,3}})\s?GB\s+"
                         rf"(?:{_BETWEEN}\s+){{0,3}}?(?P<noun>{_NOUNS})\b)", re.I)
+_POWER = re.compile(r"\b\d{2,3}[- ]?(?:watts?|w)\b\s*(?=(?:[\w-]+\s+)?(?:\d{2,3}\s?GB|card|gpu))", re.I)
 # generations said in words: "aws's second-gen trainium", "google's sixth-gen tpu", "intel's third-gen gaudi"
 _GENERATIONS = [(re.compile(pattern, re.I), part) for pattern, part in (
     (r"\b(?:aws'?s?\s+)?(?:second|2nd)[- ]gen(?:eration)?\s+trainium(?:\s+chips?)?", "Trainium2"),
@@ -68,8 +69,8 @@ def as_named(question: str) -> tuple[str, list[str]]:
         question = pattern.sub(lambda m, part=part: _named(m.group(0), part, notes), question)
 
     def name(m: re.Match) -> str:
-        words = {w.strip(",.()").lower() for w in m.group("span").split()}
-        window = words | {w.strip(",.()").lower() for w in question[m.end():m.end() + 40].split()[:4]}
+        before = question[:m.start()].split()[-5:]  # "the pcie version of the 80GB hopper"
+        window = _words(" ".join(before) + " " + m.group("span") + " " + " ".join(question[m.end():].split()[:4]))
         if re.search(r"[a-z]+\d+[a-z]*\s*$", question[:m.start()], re.I):
             return m.group(0)  # "two a100 40gb cards", "a40 48gb": the part is named, its memory only says which
         fits = _fitting(int(m.group("mem")), window)
@@ -77,7 +78,14 @@ def as_named(question: str) -> tuple[str, list[str]]:
             return m.group(0)
         return _named(m.group("span"), fits[0], notes) + ("s" if m.group("noun").lower().endswith("s") else "")
 
+    question = _POWER.sub("", question)  # "nvidia's 72-watt 24GB ada inference card": a power rating is no count
     return _DESCRIBED.sub(name, question), notes
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words, hyphenated ones also in their parts ("export-capped": export, capped)."""
+    words = {w.strip(",.();:").lower() for w in text.split()}
+    return words | {part for w in words for part in w.split("-")}
 
 
 def _fitting(memory: int, words: set[str]) -> list[str]:
