@@ -1311,6 +1311,7 @@ def _glued_variant(doc: Doc, t: Tag) -> Tag:
 
 
 _FORM_FACTORS = {"pcie", "sxm", "sxm4", "sxm5", "nvl"}
+_UNKNOWN_VARIANTS = {"cnx"}  # a variant of a known part that the registry does not hold (the H100 CNX converged card)
 _FORM_FACTOR = re.compile(r"[-\s]*\b(?:sxm\d?|pcie|nvl)\b", re.IGNORECASE)  # "A100-SXM4" → "A100"
 
 
@@ -1319,6 +1320,8 @@ def _form_factor_variant(doc: Doc, t: Tag) -> Tag:
     registry lacks is an unknown GPU, not the SXM part with a PCIe link beside it. A card that is PCIe already
     stays itself, and 'pcie 5' / 'pcie gen4' after a part is its link."""
     k = t.end
+    if t.label == "GPU" and k < len(doc) and doc[k].lower_ in _UNKNOWN_VARIANTS:  # "H100 CNX": no H100 SXM
+        return Tag("UNKNOWN_GPU", "gpu", t.start, k + 1, doc[t.start:k + 1].text)
     if t.label != "GPU" or k >= len(doc) or doc[k].lower_ not in _FORM_FACTORS:
         return t
     if k + 1 < len(doc) and (doc[k + 1].like_num or doc[k + 1].lower_.startswith("gen")):
