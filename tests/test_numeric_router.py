@@ -1856,6 +1856,6 @@ def test_a_described_model_is_named(question, model):
     assert any(" read as " in note for note in routed.assumed)
 
 
-def test_a_variant_the_registry_lacks_is_an_unknown_gpu():
+def test_the_h100_cnx_is_an_unknown_gpu():
     routed = route_numeric("What's the bf16 ridge point of the H100 CNX? Two of them came with our eval kit.")
     assert isinstance(routed, UnknownGpu) and "cnx" in routed.name.lower()
