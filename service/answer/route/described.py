@@ -43,7 +43,7 @@ _PARTS = {
 }
 _FAMILIES = {"hopper": "hopper", "hoppers": "hopper", "ampere": "ampere", "amperes": "ampere", "ada": "ada",
              "lovelace": "ada", "blackwell": "blackwell", "blackwells": "blackwell", "cdna3": "cdna3", "cdna2": "cdna2",
-             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi", "instinct": None}
+             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi"}
 _VENDORS = {"nvidia": "nvidia", "nvidia's": "nvidia", "amd": "amd", "amd's": "amd", "google": "google",
             "google's": "google", "intel": "intel", "intel's": "intel"}
 _NOUNS = r"(?:hoppers?|blackwells?|amperes?|ada|cards?|gpus?|accelerators?|parts?|ones?|chips?|packages?|flavou?r)"
@@ -69,10 +69,10 @@ def as_named(question: str) -> tuple[str, list[str]]:
         question = pattern.sub(lambda m, part=part: _named(m.group(0), part, notes), question)
 
     def name(m: re.Match) -> str:
-        before = question[:m.start()].split()[-5:]  # "the pcie version of the 80GB hopper"
-        window = _words(" ".join(before) + " " + m.group("span") + " " + " ".join(question[m.end():].split()[:4]))
         if re.search(r"[a-z]+\d+[a-z]*\s*$", question[:m.start()], re.I):
             return m.group(0)  # "two a100 40gb cards", "a40 48gb": the part is named, its memory only says which
+        before = question[:m.start()].split()[-5:]  # "the pcie version of the 80GB hopper"
+        window = _words(" ".join(before) + " " + m.group("span") + " " + " ".join(question[m.end():].split()[:4]))
         fits = _fitting(int(m.group("mem")), window)
         if len(fits) != 1:
             return m.group(0)
@@ -90,7 +90,7 @@ def _words(text: str) -> set[str]:
 
 def _fitting(memory: int, words: set[str]) -> list[str]:
     vendor = next((_VENDORS[w] for w in words if w in _VENDORS), None)
-    family = next((_FAMILIES[w] for w in words if _FAMILIES.get(w)), None)
+    family = next((_FAMILIES[w] for w in words if w in _FAMILIES), None)
     fits = [part for part, (v, f, gb, _) in _PARTS.items()
             if gb == memory and vendor in (None, v) and family in (None, f)]
     if len(fits) > 1:  # a form factor or segment word picks one ("SXM", "pcie", "gaming", "nvl")

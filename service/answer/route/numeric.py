@@ -286,8 +286,7 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
     (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
     if set(s.values) - {"gpu", "precision", "gpus"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
         return None
-    negated = {i + 1 for i, w in enumerate(r.words) if w in ("not", "no")} | {
-        i + 2 for i, w in enumerate(r.words) if w in ("not", "no")}  # "not the flops"
+    negated = {i + d for i, w in enumerate(r.words) if w in ("not", "no") for d in (1, 2)}  # "not the flops"
     flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words)) or (
         "peak" in r.words and "precision" in s.values)  # "trainium2 peak in brain float 16?"
     hbm = r.has("bandwidth") and (r.has("memory") or "hbm" in r.words)
@@ -540,7 +539,8 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
         elif t.key != "tokens_labelled" and (t.unit or not number.replace(",", "").replace(".", "").isdigit()):
             out.note(f"“{t.text}” read as {fmt_int(t.value)} tokens")
         return
-    if (share := _share_of_window(out.r.question)) and (spec := find_model(str(out.s.values.get("model")))):
+    model = out.s.values.get("model")
+    if isinstance(model, str) and (share := _share_of_window(out.r.question)) and (spec := find_model(model)):
         window = spec.config.max_position_embeddings
         out.set("context", int(window * share))
         out.note(f"context {fmt_int(window * share)} tokens: {share:g} of {spec.name}'s {fmt_int(window)}-token window")
@@ -773,16 +773,14 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    question, corrections = corrected(as_plain(question))
+    question, said = corrected(as_plain(question))
     question = without_background(question)
-    question, systems = as_gpus(question)
-    question, described = as_named(question)
-    question, models_described = as_model_names(question)
-    systems += described + models_described
-    question, relative = with_relative_amounts(question)
+    for reading in (as_gpus, as_named, as_model_names, with_relative_amounts):  # each says what it rewrote
+        question, notes = reading(question)
+        said += notes
     routed = _routed(question, previous, computes)
-    if isinstance(routed, NumericRequest) and (corrections or systems or relative):  # what was rewritten is said
-        routed.assumed = corrections + systems + relative + routed.assumed
+    if isinstance(routed, NumericRequest) and said:  # what was rewritten is said, as read
+        routed.assumed = said + routed.assumed
     return routed
 
 
