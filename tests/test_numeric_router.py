@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from calculators import calculate
-from service.answer.route.numeric import NumericRequest, UnknownGpu, UnknownModel, route_numeric
+from service.answer.route.numeric import NumericRequest, UnknownGpu, UnknownModel, UnknownPrecision, route_numeric
 
 DATASET = Path(__file__).resolve().parents[1] / "evals" / "datasets" / "numeric.yaml"
 ITEMS = yaml.safe_load(DATASET.read_text(encoding="utf-8"))
@@ -1859,3 +1859,84 @@ def test_a_described_model_is_named(question, model):
 def test_the_h100_cnx_is_an_unknown_gpu():
     routed = route_numeric("What's the bf16 ridge point of the H100 CNX? Two of them came with our eval kit.")
     assert isinstance(routed, UnknownGpu) and "cnx" in routed.name.lower()
+
+
+# The command line a reader runs carries the figures in its flags (batch 64)
+@pytest.mark.parametrize("question, calculator, expected", [
+    # Hugging Face TGI: shards are tensor-parallel GPUs, max batch size the batch, max total tokens the context
+    ("`text-generation-launcher --model-id mistralai/Mistral-7B-v0.1 --num-shard 2 --dtype float16 --max-batch-size 16 "
+     "--max-total-tokens 8192 --port 3000`\non A100 40GB SXM cards, kv cache in fp16 as well. full batch, every request "
+     "at max total tokens: free memory per gpu?", "memory",
+     {"model": "mistral-7b", "tp": 2, "batch": 16, "context": 8192, "precision": "fp16"}),
+    # Slurm's -N is nodes; nccl-tests' "-b 1G" is 2^30 bytes
+    ("```\nNCCL_ALGO=Ring srun -N 8 --gpus-per-node 8 ./all_reduce_perf -b 4G -e 4G -g 1\n```\nB200 nodes, one NDR 400 "
+     "per gpu. with ring forced, time for that all-reduce across all of them?", "collective",
+     {"nodes": 8, "gpus_per_node": 8, "size": 4 * 2**30, "algorithm": "ring"}),
+    ("`./build/all_reduce_perf -b 1G -e 1G -g 8` on a DGX H100 — what time should that row show if it's purely nvlink "
+     "bound?", "collective", {"size": 2**30, "ranks": 8}),
+    # a GGUF file's quant is its precision; its version ("-v0.1") is no figure
+    ("`llama-server -m Meta-Llama-3.1-8B-Instruct-Q8_0.gguf -c 8192 -ngl 99 -np 1` on an RTX 5090, default f16 kv.\n"
+     "single stream with the ctx full — tok/s upper bound?", "decode",
+     {"model": "llama-3.1-8b", "precision": "int8", "context": 8192, "batch": 1}),
+    ("`llama-server -m mixtral-8x7b-instruct-v0.1.Q5_K_M.gguf -c 32768 --host 0.0.0.0 --port 8080`\none slot, default "
+     "f16 kv. how big does the kv buffer come out for that ctx?", "kv_cache", {"model": "mixtral-8x7b", "context": 32768}),
+    ("```\nvllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 --tensor-parallel-size 2 --dtype bfloat16 --max-num-seqs 1\n```"
+     "\non A100 80GB SXMs. short prompt (no kv), tok/s ceiling?", "decode", {"model": "mixtral-8x7b", "gpus": 2}),
+    # Megatron's selective recompute; a profiler's options and a benchmark's GEMM shape are no inputs
+    ("```\ntorchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 8 --sequence-parallel --seq-length "
+     "4096 --micro-batch-size 1 --recompute-granularity selective --log-interval 10\n```\nllama 3.1 70b architecture. "
+     "rough activation memory per gpu with this setup?", "memory",
+     {"model": "llama-3.1-70b", "tp": 8, "context": 4096, "recompute": "selective"}),
+    ("```\nrocprofv3 --kernel-trace --stats -- python bench_gemm.py --dtype fp8 --m 8192 --n 8192 --k 8192\n```\nmi300x, "
+     "counted ~640 FLOP/B for that fp8 gemm. what does the roofline cap it at?", "roofline",
+     {"gpu": "mi300x", "intensity": 640, "primary": "attainable_flops"}),
+    # nodes that say their GPUs: "srun -N 4 … on trn2.48xlarge nodes (16 Trainium2 chips each)", a GB200 tray of four
+    ("`srun -N 4 ./train_neuron.sh --model openai/gpt-oss-120b --tokens 1T --bf16` on trn2.48xlarge nodes (16 Trainium2 "
+     "chips each). 30% mfu, how long does it take?", "training", {"gpu": "trainium2", "gpus": 64}),
+    ("```\nsrun -N 256 --gpus-per-node 4 python pretrain.py --model deepseek-ai/DeepSeek-V3-Base --fp8\n```\nGB200 NVL72 "
+     "compute trays. 14.8T tokens, 30% mfu — wall clock?", "training", {"gpu": "gb200", "gpus": 1024}),
+])
+def test_a_pasted_command_line_gives_its_flags(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+# Models named by their Hugging Face repo or checkpoint file (batch 65)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("deepseek-ai/DeepSeek-R1 in its native fp8 sharded over 8x MI300X, weights only — headroom per GPU?", "memory",
+     {"model": "deepseek-r1", "precision": "fp8", "gpu": "mi300x"}),
+    ("deepseek-ai/DeepSeek-R1-0528: kv bytes per token with a bf16 cache (the MLA latent)?", "kv_cache",
+     {"model": "deepseek-r1", "kv_precision": "bf16"}),
+    ("llama-3.1-70b-instruct.Q4_K_M.gguf fully offloaded to one RTX PRO 6000 Blackwell, 32k ctx, q8_0 kv cache, 1 slot — "
+     "vram left?", "memory", {"model": "llama-3.1-70b", "precision": "int4", "kv_precision": "int8", "context": 32768}),
+    ("profiling Qwen/Qwen2.5-7B-Instruct prefill on a TPU v6e: a kernel at 120 FLOP/byte in bf16 — attainable FLOP/s?",
+     "roofline", {"gpu": "tpu-v6e", "intensity": 120, "primary": "attainable_flops"}),
+])
+def test_a_model_named_by_its_repo_or_file(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_result_stated_as_the_input_of_a_conversion_is_kept():
+    # "works out to 350 ops per byte" is the kernel's intensity; "algbw came out 142.6 GB/s" is what busbw comes from
+    _assert_routed("L40S, int8 kernel, works out to 350 ops per byte. attainable int8 throughput by the roofline?",
+                   "roofline", {"intensity": 350, "primary": "attainable_flops"})
+    _assert_routed("`./build/reduce_scatter_perf -b 512M -e 512M -g 4` on MI300X (rccl-tests), algbw came out 142.6 GB/s. "
+                   "what should busbw read?", "collective", {"algbw": 142.6e9, "primary": "busbw"})
+
+
+# A bit width no calculator holds is said, never computed on the default bf16
+@pytest.mark.parametrize("question, name, closest", [
+    ("llama 3.1 8b in Q5_K_M on a 4090, how much vram for weights?", "Q5", "int4, int8"),
+    ("llama 3.1 8b in 6-bit on a 4090, how much vram for weights?", "6 bit", "int4, int8"),
+    ("llama 3.1 70b fp6 tok/s on one b200", "fp6", "nvfp4, fp8"),
+    ("llama 3.1 8b Q3_K_M on an L4: vram left with 4k ctx fp16 kv?", "3 bit", "int4"),
+])
+def test_a_precision_no_calculator_holds_is_said(question, name, closest):
+    routed = route_numeric(question)
+    assert isinstance(routed, UnknownPrecision) and routed.message == f"I don't know that precision ({name}); closest: {closest}"
+
+
+def test_an_unheld_precision_that_the_calculation_does_not_need_is_no_obstacle():
+    # the KV cache does not depend on the weights' Q5 quant; "q3 2025" is a quarter, not a 3-bit quant
+    _assert_routed("mixtral 8x7b Q5_K_M, ctx 32768, fp16 kv, one slot: kv cache size?", "kv_cache", {"context": 32768})
+    _assert_routed("for our q3 2025 run: a 3b on 1.5T tokens, 64 h100s at 50% mfu, how many hours", "training",
+                   {"params": 3e9, "gpus": 64})

@@ -50,12 +50,12 @@ _INSTANCES: list[tuple[str, int, str]] = [
     (r"BM\.GPU\.H100\.8", 8, "H100 SXM"), (r"BM\.GPU\.H200\.8", 8, "H200"), (r"BM\.GPU\.B200\.8", 8, "B200"),
     (r"BM\.GPU\.MI300X\.8", 8, "MI300X"), (r"BM\.GPU\.A100-v2\.8", 8, "A100 80GB"), (r"BM\.GPU4\.8", 8, "A100 40GB"),
     # NVIDIA systems
-    (r"GB200\s+NVL72", 72, "GB200"), (r"GB300\s+NVL72", 72, "GB300"), (r"DGX-2", 16, "V100"), (r"DGX-1", 8, "V100"),
+    (r"GB200\s+NVL72(?=\s+compute\s+trays?)", 4, "GB200"), (r"GB200\s+NVL72", 72, "GB200"), (r"GB300\s+NVL72", 72, "GB300"), (r"DGX-2", 16, "V100"), (r"DGX-1", 8, "V100"),
 ]
 _COUNT = r"(?P<count>\d+|two|three|four|five|six|eight|ten|twelve|sixteen|thirty-two|sixty-four|a dozen|a couple of|a pair of)\s+"
-_NOUN = r"(?:\s+(?:instances?|vms?|nodes?|boxes|machines|servers|hosts|racks?|systems?))?"
+_NOUN = r"(?:\s+(?P<noun>instances?|vms?|nodes?|boxes|machines|servers|hosts|racks?|systems?|(?:compute\s+)?trays?))?"
 _NAMED = [(re.compile(rf"(?:\b(?:an?|one|the|single|each|per|this|that)\s+|(?<![\w.-]))(?:{_COUNT})?(?P<name>{name})"
-                      rf"(?![\w.-]){_NOUN}(?!\s+(?:is|has|holds|was|are)\b)", re.I), gpus, part)  # (not a definition)
+                      rf"(?![\w-]|\.\w){_NOUN}(?!\s+(?:is|has|holds|was|are)\b)", re.I), gpus, part)  # (not a definition)
           for name, gpus, part in _INSTANCES]
 
 
@@ -71,11 +71,15 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
         return question, notes
     for pattern, gpus, part in _NAMED:
         def said(m: re.Match, gpus=gpus, part=part) -> str:
-            notes.append(f"“{m.group('name')}” read as {gpus} × {part}")
+            tray = m.group("noun") if "tray" in (m.group("noun") or "") else ""  # a GB200 NVL72's compute tray
+            notes.append(f"“{m.group('name')}{' ' + tray if tray else ''}” read as {gpus} × {part}")
             lead = m.group(0)[:m.start("count") - m.start()] if m.group("count") else ""
             each = "each " if m.group(0).lower().startswith(("each", "per")) else ""
             if m.group("count"):
                 return f"{lead}{m.group('count')} nodes x {gpus} {part} GPUs"
+            if gpus > 1 and (m.group("noun") or "").endswith("s"):  # "on trn2.48xlarge nodes": how many is said elsewhere
+                says_its_gpus = m.string[m.end():].lstrip().startswith("(")  # "… nodes (16 Trainium2 chips each)"
+                return f"{part} nodes" if says_its_gpus else f"{part} nodes ({gpus} GPUs per node)"
             return f"{each}{gpus} {part} GPUs" if gpus > 1 else f"{each}one {part}"
         question = pattern.sub(said, question)
     return question, notes

@@ -44,7 +44,10 @@ def without_known_results(r: Reading) -> Reading:
             # the quantity words beside the figure ("weights take 93.4 GB", "~812 GB of weights"), not the clause's others
             said_with = [c for c in r.of("CUE") if max(start, t.start - 6) <= c.start < min(end, t.end + 3)
                          and c.key in _RESULTS.get(t.key, ())]
-            verb = bool(set(r.words[max(start, t.start - 4):t.start]) & _RESULT_VERBS)
+            # (a kernel's intensity that "works out to 350 ops per byte" is what a roofline reads, unless it is the
+            # ridge; an algbw that "came out 142.6 GB/s" is what busbw is converted from)
+            verb = (bool(set(r.words[max(start, t.start - 4):t.start]) & _RESULT_VERBS)
+                    and t.key != "flop_per_byte" and not (t.key == "bandwidth" and asked & {"algbw", "busbw"}))
             if (said_with or verb) and not asked & {c.key for c in said_with}:
                 gone |= {id(t)} | {id(c) for c in said_with if c.key != "kv"}  # "KV" still names the cache's precision
     if not gone:

@@ -34,7 +34,7 @@ from calculators.units import fmt_bandwidth, fmt_bytes, fmt_int, fmt_num
 
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
-from .slots import Slots, bind
+from .slots import Slots, bind, is_kv_precision
 from .config import pasted_config
 from .asides import without_set_aside
 from .background import without_background
@@ -81,6 +81,23 @@ class UnknownGpu(UnknownName):
     what = "GPU"
 
 
+class UnknownPrecision(UnknownName):
+    """A bit width no calculator holds ("Q5_K_M", "6-bit"), where the calculation needs that precision."""
+
+    what = "precision"
+
+    @property
+    def message(self) -> str:
+        return f"I don't know that precision ({self.name}); closest: {', '.join(self.closest)}"
+
+    @classmethod
+    def of(cls, tag: Tag) -> "UnknownPrecision":
+        bits = int(tag.key)
+        if tag.text.lower().startswith("fp"):
+            return cls(tag.text, ["nvfp4", "fp8"])
+        return cls(tag.text, ["int4"] if bits < 4 else ["int4", "int8"])
+
+
 # --- does the question ask for a number? -------------------------------------------------------------------
 
 _CONCEPTUAL = ("why", "how_does", "explain", "what_does", "who", "which", "should", "vs", "difference", "mean",
@@ -106,9 +123,11 @@ _UNIT_WORDS = {"tok", "toks", "tokens", "ms", "seconds", "s", "gb", "gib", "mb",
 
 
 def _in_a_unit(r: Reading, cue: Tag) -> bool:
-    """'what does each user see in tok/s?': a unit asked for after "what does" makes it a figure."""
+    """'what does each user see in tok/s?': a unit asked for after "what does" makes it a figure; so does a
+    level asked for ("what does the roofline cap it at?", "what does that come out to?")."""
     after = r.words[cue.end:cue.end + 7]
-    return any(w == "in" and after[i + 1:i + 2] and after[i + 1] in _UNIT_WORDS for i, w in enumerate(after))
+    level = any(w in ("at", "to") and after[i + 1:i + 2] == ["?"] for i, w in enumerate(after))
+    return level or any(w == "in" and after[i + 1:i + 2] and after[i + 1] in _UNIT_WORDS for i, w in enumerate(after))
 
 
 def _between_figures(r: Reading, cue: Tag) -> bool:
@@ -215,7 +234,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "by the formula on this page", "using this page's ring model": the page's method
     if word == "code" and any(0 <= cue.start - t.end <= 1 for t in r.of("QUANTITY", "tokens")):
         return True  # "40B tokens of chat data plus 10B of code": training data
-    if word in ("gemm", "matmul", "code"):  # "a gemm at intensity 120", "my code does 20 FLOPs for each byte":
+    # "a gemm at intensity 120", "my code does 20 FLOPs for each byte", "profiling prefill: a kernel at 120 FLOP/byte":
+    if word in ("gemm", "matmul", "code", "prefill"):
         return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")  # a roofline question about it
     if word in ("block", "blocks", "page", "pages"):  # "bytes in one 32-token kv block": the KV cache of 32 tokens
         sized = any(t.key == "tokens" and 0 <= cue.start - t.end <= 1 for t in r.of("QUANTITY"))
@@ -810,7 +830,15 @@ def _routed(question: str, previous: NumericRequest | None, computes: str | None
         return UnknownModel(s.unknown_model, closest_models(s.unknown_model))
     if s.unknown_gpu:
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
+    if s.unheld_precision is not None and _needs(out, "kv_precision" if is_kv_precision(r, s.unheld_precision)
+                                                 else "precision"):
+        return UnknownPrecision.of(s.unheld_precision)
     return _request(out.calculator, out.values, out.notes, _conceptual(r))
+
+
+def _needs(out: _Inputs, field_name: str) -> bool:
+    """Does the calculation take this precision, and has the question given it none the calculators hold?"""
+    return field_name in INPUT_MODELS[out.calculator].model_fields and field_name not in out.values
 
 
 def _after_a_quote(quoted: str, asked: str, previous: NumericRequest | None,

@@ -61,6 +61,7 @@ _COMMAND_REWRITES = _compiled(re.I,
     (r"--gres[= ]gpu:(\w+):(\d+)\b", r"\2 \1 GPUs per node"), (r"--gres[= ]gpu:(\d+)\b", r"\1 GPUs per node"),
     (r"--(?:ntasks-per-node|cpus-per-task|job-name|output|error|account|qos|mem|time)[= ]\S+", ""),
     (r"--partition[= ](\S+)", r"partition \1"),
+    (r"\b(srun|salloc|sbatch)\s+-N\s*(\d+)\b", r"\1 on \2 nodes"),
     # launchers: torchrun, deepspeed, accelerate, mpirun (nccl-tests' "-g 8" is GPUs per process)
     # ("on 2 nodes": a launcher's name before a bare figure reads as its version, "deepspeed 2")
     (r"--nnodes[= ](\d+)\b", r"on \1 nodes"), (r"--num_nodes[= ](\d+)\b", r"on \1 nodes"),
@@ -69,25 +70,33 @@ _COMMAND_REWRITES = _compiled(re.I,
     (r"\bmpirun\s+-np\s+(\d+)(?:\s+-N\s+(\d+))?", r"mpirun \1 ranks"),
     (r"--(?:hostfile|master_addr|master_port|rdzv\S*|config_file)[= ]\S+", ""),
     # nccl-tests' size sweep: "-b 1G -e 1G" is one buffer size; a sweep ("-b 32M -e 4G -f 2") is none
-    (r"(?<!\S)-b\s+(\d+[KMG])\s+-e\s+\1\b", r"a \1B buffer"), (r"(?<!\S)-[bef]\s+\d+[KMG]?\b", ""),
+    # (nccl-tests reads "1G" as 2^30 bytes)
+    (r"(?<!\S)-b\s+(\d+[KMG])\s+-e\s+\1\b", r"a \1iB buffer"), (r"(?<!\S)-[bef]\s+\d+[KMG]?\b", ""),
     (r"\b(all_reduce|all_gather|reduce_scatter|alltoall|broadcast|reduce|sendrecv)_perf\b", r"\1"),
     # serving engines: vLLM, SGLang, llama.cpp (the command's name is no question: "serve" asks nothing)
     (r"\b(?:vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\.[\w.]+|sglang\.launch_server)|(?:\./)?llama-(?:server|cli)|"
      r"ollama\s+(?:run|serve|pull))\b", ""),
     (r"--(?:tensor-parallel-size|tp-size|tp)[= ](\d+)\b", r"TP \1"), (r"(?<!\S)-tp\s+(\d+)\b", r"TP \1"),
     (r"--(?:max-model-len|context-length|ctx-size)[= ](\d+)\b", r"context \1"), (r"(?<!\S)-c\s+(\d+)\b", r"context \1"),
-    (r"--(?:max-num-seqs|max-running-requests|parallel)[= ](\d+)\b", r"\1 sequences"),
+    (r"--(?:max-num-seqs|max-running-requests|parallel|max-batch-size)[= ](\d+)\b", r"\1 sequences"),
+    # Hugging Face TGI: shards are tensor-parallel GPUs, a request's total tokens its context
+    (r"\btext-generation-launcher\b", ""), (r"--num-shard[= ](\d+)\b", r"TP \1"),
+    (r"--max-total-tokens[= ](\d+)\b", r"context \1"), (r"--model-id[= ]", ""),
     (r"--kv-cache-dtype[= ](\w+)", r"KV cache \1"),
     (r"(?<!\S)-ctk\s+(\w+)(?:\s+-ctv\s+\1)?", r"KV cache \1"), (r"(?<!\S)-ctv\s+\w+", ""),
     (r"\bq8_0\b(?=\s*(?:kv|cache|$))", "int8"), (r"(?<=KV cache )q8_0\b", "int8"), (r"(?<=KV cache )q4_0\b", "int4"),
     (r"--(?:gpu-memory-utilization|mem-fraction-static|swap-space|port|host|seed|max-num-batched-tokens)[= ]\S+", ""),
     (r"(?<!\S)-(?:ngl|t|ub)\s+\d+\b|(?<!\S)--?(?:fa|host|port)\b(?:\s+[\d.:]+)?", ""),
     (r"--(?:trust-remote-code|enforce-eager|bf16|fp16|sequence-parallel|use-flash-attn)\b", ""),
+    # profilers: their options and a benchmark's GEMM shape ("--m 8192 --n 8192 --k 8192") are no inputs
+    (r"\b(?:rocprofv3|rocprof|ncu|nsys(?:\s+profile)?)\b(?:\s+--?[\w-]+(?:[= ](?!--)[^\s-]\S*)?)*(?:\s+--(?=\s))?", ""),
+    (r"--[mnk][= ]\d+\b", ""),
     (r"--dtype[= ](\w+)", r"\1"), (r"--train_tokens[= ](\S+)", r"\1 tokens"),
     # Megatron: parallel sizes, sequence length, micro batch; the global batch is no input of memory
     (r"--tensor-model-parallel-size[= ](\d+)\b", r"TP \1"), (r"--pipeline-model-parallel-size[= ](\d+)\b", r"PP \1"),
     (r"--seq-length[= ](\d+)\b", r"context \1"), (r"--micro-batch-size[= ](\d+)\b", r"micro batch \1"),
     (r"--global-batch-size[= ]\d+\b", ""), (r"--recompute-activations\b", "selective recompute"),
+    (r"--recompute-granularity[= ](selective|full)\b", r"\1 recompute"), (r"--(?:log|save|eval)-interval[= ]\d+\b", ""),
     # NCCL's environment: NCCL_ALGO=Ring forces one ring over every rank (no two-level ring); the rest are no inputs
     (r"\b(?:export\s+)?NCCL_ALGO=Ring\b", "flat ring"), (r"\b(?:export\s+)?NCCL_ALGO=Tree\b", "tree"),
     (r"\b(?:export\s+)?NCCL_[A-Z_]+=\S+", ""),
@@ -99,8 +108,9 @@ _COMMAND_REWRITES = _compiled(re.I,
     # an Ollama tag: "llama3.1:70b-instruct-q4_K_M" → "llama3.1 70b q4_K_M"
     (r"\b([a-z][a-z-]*\d[\d.]*):(\d+(?:\.\d+)?b)(?:-(?:instruct|chat|text))?(?:-(q\d\w*|fp16|bf16))?\b", r"\1 \2 \3"),
     # a model by its Hugging Face id: "deepseek-ai/DeepSeek-R1" → "DeepSeek-R1"; a GGUF file by its name
+    (r"(?:\./)?(?:models/)?([\w.-]+?)[.-]((?:I?Q\d\w*|[bf]?f16|f32))\.gguf\b", r"\1 \2"),
     (r"(?:\./)?(?:models/)?([\w.-]+)\.gguf\b", r"\1"), (r"--model(?:-path|_name_or_path)?[= ]", ""),
-    (r"(?<![\w/.])-m\s+(?=\S)", ""), (r"\b(?:[\w-]+/)+(?=[\w.-]*\d+(?:\.\d+)?[bB]\b|DeepSeek|gpt-oss|Llama|Qwen|Mistral|Mixtral)", ""),
+    (r"(?<![\w/.-])-m\s+(?=\S)", ""), (r"\b(?:[\w-]+/)+(?=[\w.-]*\d+(?:\.\d+)?[bB]\b|DeepSeek|gpt-oss|Llama|Qwen|Mistral|Mixtral)", ""),
 )
 # DeepSpeed's JSON: the stage and the precision are inputs; buckets, accumulation and clipping are not
 _JSON_REWRITES = _compiled(re.I,
@@ -116,8 +126,11 @@ _EMPTY_LINES = re.compile(r"\n(?:[ \t,;|]*\n)+")  # what the drops left of a lin
 _BLANKS = re.compile(r"[ \t]{2,}|[ \t]*,[ \t]*(?=,)")
 _SLURM_LINES = re.compile(r"\s*\n(?=\s*#SBATCH)")
 _PER_PROCESS = re.compile(r"(?<!\S)-g\s+(\d+)\b")
-_LOOKS_PASTED = re.compile(r"^\s*(?:[|#$]|GPU[\[ ]\d|\./|vllm |python|srun|mpirun|torchrun|deepspeed|accelerate|gcloud|"
-                           r"Product Name|name,|HL-|Rate:|num_|\{|\")|--[a-z]|\w:\d+b\b|nvidia\.com/gpu|MiB\s*$|\w_perf\s+-",
+_LOOKS_PASTED = re.compile(r"^\s*`*\s*(?:[|#$]|GPU[\[ ]\d|\./|vllm |python|srun|mpirun|torchrun|deepspeed|accelerate|gcloud|"
+                           r"llama-(?:server|cli)|text-generation-launcher|"
+                           r"Product Name|name,|HL-|Rate:|num_|\{|\")|--[a-z]|\w:\d+b\b|nvidia\.com/gpu|MiB\s*$|\w_perf\s+-|\.gguf\b|"
+                           r"\b(?:meta-llama|mistralai|mistral-community|Qwen|deepseek-ai|google|openai|microsoft|nvidia|"
+                           r"unsloth|TheBloke|hugging-quants|RedHatAI|neuralmagic|NousResearch)/",
                            re.I | re.M)
 
 

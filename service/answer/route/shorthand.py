@@ -16,6 +16,10 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # model families: "l3-70b", "l3.1-8b", "q2.5-72b", "q3-14b" (Llama 3, Llama 3.1, Qwen 2.5, Qwen 3)
     (r"\bl(3(?:\.[123])?)[-_ ]?(?=\d+(?:\.\d+)?b\b)", r"llama \1 ", re.I),
     (r"\bq(2(?:\.5)?|3)[-_ ]?(?=\d+(?:\.\d+)?b\b)", r"qwen\1 ", re.I),
+    # a release's version after a model's name ("Mixtral-8x7B-Instruct-v0.1", "Mistral-7B-v0.3") is no figure
+    (r"(?<=[A-Za-z0-9])-v\d+\.\d+\b", "", 0),
+    # … and a release's date ("DeepSeek-R1-0528", "Mistral-Nemo-Instruct-2407")
+    (r"\b(deepseek[- ]?(?:r1|v3)|instruct|nemo|small|large)-\d{4}\b", r"\1", re.I),
     # counts glued to their noun's initial: "8r", "128r" ranks; "16n" nodes
     (r"(?<![\w.])(\d+)r\b", r"\1 ranks", re.I), (r"(?<![\w.])(\d+)n\b(?=\s*(?:x|×|\*|of)\s*\d)", r"\1 nodes", re.I),
     (r"\bnvl([345])\b", r"nvlink \1", re.I),
@@ -43,7 +47,8 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # "8x rented a100": the count of the parts, whatever word stands before their name
     (r"\b(\d+)\s*x\s+(?:rented|used|spare|idle|cloud|extra|reserved|spot|old|new)\s+", r"\1x ", re.I),
     # local runners: a GGUF quant's name ("Q4_K_M", "Q8_0") is its bits; llama-server's "-np 4" is 4 parallel slots
-    (r"\bQ([2-8])_(?:K_[SML]|K|0|1)\b", r"Q\1", re.I), (r"(?<!\S)-np\s+(\d+)\b", r"\1 sequences", 0),
+    # ("Q3" alone would be a quarter: a 2- or 3-bit quant is said in bits)
+    (r"\bQ([4-8])_(?:K_[SML]|K|0|1)\b", r"Q\1", re.I), (r"\bQ([23])_(?:K_[SML]|K|0|1)\b", r"\1-bit", re.I), (r"(?<!\S)-np\s+(\d+)\b", r"\1 sequences", 0),
 )]
 
 

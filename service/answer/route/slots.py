@@ -46,6 +46,7 @@ class Slots:
     notes: list[str] = field(default_factory=list)
     unknown_model: str | None = None
     unknown_gpu: str | None = None
+    unheld_precision: Tag | None = None  # a bit width no calculator holds ("Q5_K_M", "6-bit")
     asked: str | None = None  # busbw | algbw: the side of a conversion the question asks for
     capacity: int | None = None  # bytes the question offers to fit into ("is 24 GB enough")
     size_text: str = ""  # the bytes figure as typed
@@ -144,6 +145,7 @@ def is_kv_precision(r: Reading, t: Tag) -> bool:
 
 def _precisions(r: Reading, s: Slots) -> None:
     kv_cues = r.of("CUE", "kv")
+    s.unheld_precision = next(iter(r.of("UNHELD_PRECISION")), None)
     named = r.of("PRECISION")
     if len(named) > 1:  # "upcast it from the fp8 release to bf16": the precision it goes to
         named = [t for t in named if not _from_precision(r, t)] or named

@@ -272,7 +272,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof",
                        "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof", "how many tflops",
-                   "how many tflop/s"),
+                   "how many tflop/s", "cap it at", "caps it at", "capped at"),
     # number labels
     "batch": ("batch", "batch size", "batchsize", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
@@ -456,6 +456,13 @@ PRECISIONS: dict[str, tuple[str, ...]] = {
     "mxfp4": ("mxfp4", "mx fp4", "mx-fp4", "mxfp 4"),
     "nvfp4": ("nvfp4", "nv fp4", "nv-fp4", "nvfp 4", "fp4"),
 }
+# Bit widths no calculator holds (GGUF's Q3/Q5/Q6 quants, "6-bit", FP6; "Q3" alone is a quarter): named so that a calculation that needs the
+# weights' or the cache's precision says it does not know it, never computes on the default precision
+UNHELD_PRECISIONS: dict[str, tuple[str, ...]] = {
+    str(bits): (*([f"q{bits}"] if bits > 4 else []), f"{bits}-bit", f"{bits} bit", f"{bits}bit", f"{bits}-bits", f"int{bits}", f"int {bits}",
+                f"fp{bits}", f"fp {bits}", f"{bits} bits")
+    for bits in (2, 3, 5, 6)
+}
 OPS: dict[str, tuple[str, ...]] = {
     "all_reduce": ("all-reduce", "allreduce", "all reduce", "all_reduce", "all-reduces", "all-reduced",
                    "all-reducing", "allreduces", "allreducing", "average", "averaging"),
@@ -536,6 +543,8 @@ def _phrases(nlp) -> dict[str, tuple[list, _Phrase]]:
     add("UNKNOWN_GPU", "gpu", UNKNOWN_PARTS, plural=True)
     for key, phrases in PRECISIONS.items():
         add("PRECISION", key, phrases, glue=True)
+    for key, phrases in UNHELD_PRECISIONS.items():
+        add("UNHELD_PRECISION", key, phrases, glue=True)
     for key, phrases in OPS.items():
         add("COLLECTIVE", key, phrases)
     for key, phrases in STAGES.items():
