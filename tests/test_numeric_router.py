@@ -1940,3 +1940,16 @@ def test_an_unheld_precision_that_the_calculation_does_not_need_is_no_obstacle()
     _assert_routed("mixtral 8x7b Q5_K_M, ctx 32768, fp16 kv, one slot: kv cache size?", "kv_cache", {"context": 32768})
     _assert_routed("for our q3 2025 run: a 3b on 1.5T tokens, 64 h100s at 50% mfu, how many hours", "training",
                    {"params": 3e9, "gpus": 64})
+
+
+def test_ms_per_token_asks_for_the_step_time_and_a_set_aside_unit_is_not_asked():
+    # "ignore kv … ms/token?" had been the KV cache of int4, computed as asked by nobody
+    _assert_routed("llama 3.1 70b int4 on a single l40s, one user, ignore kv, assume we hit 80% of peak bandwidth - "
+                   "ms/token?", "decode", {"precision": "int4", "efficiency": 0.8, "primary": "step_time_s"})
+    _assert_routed("mistral 7b int8 on an l40s, single stream, weights only - give me tokens/s rather than ms/token",
+                   "decode", {"precision": "int8", "primary": "tokens_per_s_per_sequence"})
+
+
+def test_the_cache_asked_for_is_the_kv_cache_whatever_card_runs_it():
+    _assert_routed("mistral 7b, one 30,000-token prompt, fp16 kv cache — how big is the cache? it'll run on the pcie "
+                   "version of the 80GB hopper", "kv_cache", {"context": 30000, "kv_precision": "fp16"})

@@ -1,6 +1,6 @@
 """What the reader sets aside is not what they ask: "kv cache only, not the weights", "aggregate, not per user",
 "b200 fp8 dense tflops (not the 2:4 sparse figure)", "— not counting the kv cache", "on top of the weights, how much
-kv".
+kv", "tokens/s rather than ms/token".
 
 A "not" that opens an aside (after a comma, a dash, a bracket or a colon), or "on top of", names the quantity or reading the
 reader does not want; its cue words ("weights", "per user", "sparse") would otherwise choose that very quantity.
@@ -21,11 +21,14 @@ def without_set_aside(r: Reading) -> Reading:
     spans = []
     for i, word in enumerate(r.words):
         opens = (word == "not" and (i == 0 or r.words[i - 1] in _OPENS_ASIDE)) or r.words[i:i + 3] == ["on", "top", "of"]
-        if opens:
-            start = i + (3 if word == "on" else 1)
+        instead = r.words[i:i + 2] in (["rather", "than"], ["instead", "of"])  # "tokens/s rather than ms/token"
+        if opens or instead:
+            start = i + (3 if word == "on" else 1)  # (from "than"/"of": a comparison's "than" is no outside word here)
             end = next((j for j in range(start, min(len(r.words), start + _LONGEST)) if r.words[j] in _ENDS_ASIDE),
                        min(len(r.words), start + _LONGEST))
-            spans.append((start, end))
+            figures = any(t.label in ("QUANTITY", "NUMBER") and start <= t.start < end for t in r.tags)
+            if opens or not figures:  # ("141 GB rather than 140 GB": two figures compared, not a unit set aside)
+                spans.append((start, end))
     if not spans:
         return r
     set_aside = [t for t in r.tags if t.label == "CUE" and t.key not in _KEPT and any(a <= t.start < b for a, b in spans)]

@@ -317,6 +317,10 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
     return None
 
 
+_ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+cache\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
+                             r"\bsize of the cache\b", re.I)
+
+
 def _named_calculator(r: Reading, s: Slots) -> str | None:
     """The calculator the words point at, before checking that its inputs are there."""
     v = s.values
@@ -354,6 +358,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
     fits = [c for c in r.of("CUE", "fit") if (c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity)
             and not (c.text.lower() == "load" and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"]))]
+    if r.has("kv") and _ASKS_THE_CACHE.search(r.question) and not (fits or r.has("enough", "left")):
+        return "kv_cache"  # "total cache for all seqs?", "how big is the cache?": the cache, whatever else is named
     if r.has("kv") and not (fits or r.has("enough", "left", "weights", "run") or _how_many_gpus(r)
                             or (r.has("memory", "total") and "plus" in r.words)  # "8B bf16 plus a kv cache"
                             or (r.has("memory") and r.has("total"))  # "total vram, …, fp8 kv cache": the sum

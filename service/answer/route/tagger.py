@@ -192,7 +192,8 @@ CUES: dict[str, tuple[str, ...]] = {
                      "tokens by second", "token by second", "tokens for second", "tokens in a second"),
     "decode": ("decode", "decodes", "decoding", "generation", "generate", "generates", "inference speed"),
     "speed": ("speed", "fast", "rate", "velocity"),  # not "quick": "quick one", "quick q" ask nothing about speed
-    "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token",
+    "latency": ("latency", "per-token time", "per token time", "ms per token", "milliseconds per token", "ms/token",
+                "ms/tok", "ms / token",
                 "time per token", "step time", "tpot", "inter-token", "inter token", "itl", "time per step",
                 "ms per step",
                 "per-token latency", "seconds per token", "time per output token", "each token take",
