@@ -1953,3 +1953,59 @@ def test_ms_per_token_asks_for_the_step_time_and_a_set_aside_unit_is_not_asked()
 def test_the_cache_asked_for_is_the_kv_cache_whatever_card_runs_it():
     _assert_routed("mistral 7b, one 30,000-token prompt, fp16 kv cache — how big is the cache? it'll run on the pcie "
                    "version of the 80GB hopper", "kv_cache", {"context": 30000, "kv_precision": "fp16"})
+
+
+# Typography pasted from documents and phones (batch 67): read as the plain characters it stands for
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("Llama 3.1 8B in bf16 serving 32 users × 8\u202f192 tokens each, KV cache also bf16 — total memory (weights + KV)?",
+     "memory", {"context": 8192, "batch": 32}),
+    ("KV cache for Llama 3.1 8B at 2²⁰ tokens — one sequence, bf16 cache", "kv_cache", {"context": 2**20}),
+    ("a 7 × 10⁹‑parameter model in FP16 — weights in GB?", "memory", {"params": 7e9, "precision": "fp16"}),
+    ("Llama 3.1 70B FP8 on ８×Ｈ１００ (TP 8), batch 1, ignore KV reads — tok/s?", "decode", {"gpus": 8}),
+    ("ZeRO‑2 fine‑tune of Qwen2.5‑7B on 8×H100 (80 GB), seq 4\xa0096, micro‑batch 1, selective recompute — total per "
+     "GPU (state + activations)?", "memory", {"model": "qwen2.5-7b", "zero_stage": 2, "context": 4096}),
+    ("Intel® Gaudi® 3 (128 GB): does Llama 3.1 70B in bf16 fit on ONE card, weights only? free — or short — by how much",
+     "memory", {"gpu": "gaudi-3"}),
+    ("kernel at 12½ FLOP/B on an A100 40GB, bf16 → attainable TFLOP∕s?", "roofline", {"intensity": 12.5}),
+    ("Llama 3.1 70B on 15 T tokens, 2′048 H100s, bf16 @ 40 % MFU → how many days?", "training", {"gpus": 2048}),
+    ("DeepSeek‑V3 FP8 on 8 · MI355X (TP 8), batch 1, KV ignored — ms per token?", "decode",
+     {"gpu": "mi355x", "gpus": 8}),
+    # a share of a figure: "½ of a 32k window", "¼ of its 1.792 TB∕s"
+    ("gpt‑oss‑20b as released (MXFP4) on one NVIDIA® L4, a single chat at ½ of a 32k window, bf16 KV — fits? VRAM "
+     "left?", "memory", {"context": 16384, "kv_precision": "bf16"}),
+    ("Llama 3.1 8B int4 on an RTX 5090 at ¼ of its 1.792 TB∕s (bad kernels…) — batch 1, no KV, tok/s?", "decode",
+     {"efficiency": 0.25}),
+    ("Mixtral 8×7B — 64 × 4\u202f096‑token sequences, int8 KV cache → total in GiB?", "kv_cache",
+     {"context": 4096, "batch": 64}),
+])
+def test_pasted_typography_is_read_as_plain_characters(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+# Hardware counted as a hierarchy (batch 66): racks, pods, halls and SUs multiply into the nodes under them
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("3 racks × 4 nodes × 8 h100s, llama 3.1 70b on 2T tokens, bf16 at 40% mfu — how many days?", "training",
+     {"gpus": 96}),
+    ("2 pods of 16 nodes, 8 h200 each. pretraining qwen 2.5 7b on 18T tokens in bf16 at 38% MFU, wall clock?",
+     "training", {"gpus": 256}),
+    ("two data halls with 32 nodes apiece, 8 b200 per node: llama 3.1 405b on 15.6T tokens, fp8 peak at 35% mfu — days "
+     "to train?", "training", {"gpus": 512}),
+    ("each of our 5 SUs has 32 DGX H100 (8 GPUs per box). deepseek v3 on 14.8T tokens against the fp8 peak at 30% MFU "
+     "— how long end to end?", "training", {"gpu": "h100-sxm", "gpus": 1280}),
+    ("we have 12 racks but this run only gets 3 of them; 8 nodes per rack, 8 h100 per node. llama 3 8b on 15T tokens, "
+     "bf16, 45% mfu — days?", "training", {"gpus": 192}),
+    ("six racks x four servers x eight gaudi 3 — llama 3.1 8b on 2 trillion tokens in bf16 at 30% mfu, how many hours?",
+     "training", {"gpus": 192}),
+    ("4 nodes per rack, 4 racks, 8 h200 per node, ndr one nic per gpu: all-reduce 8 GiB — just give me the flat ring "
+     "time, not the two-level one", "collective", {"nodes": 16, "gpus_per_node": 8}),
+    ("deepseek v3 bf16 across 2 trays × 4 gb200, plus 16 sessions at 32k with a bf16 latent cache — headroom per gpu?",
+     "memory", {"gpus": 8}),
+])
+def test_a_hierarchy_of_hardware_is_multiplied_out(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator
+    inputs = dict(routed.inputs)
+    if "gpus" in expected and "gpus" not in inputs and "nodes" in inputs:  # training reads nodes × GPUs per node
+        inputs["gpus"] = inputs["nodes"] * inputs.get("gpus_per_node", 8)
+    assert {k: inputs.get(k) for k in expected} == expected
+    assert any(" read as " in note for note in routed.assumed)

@@ -35,6 +35,9 @@ def _rewrites() -> list[tuple[re.Pattern, str]]:
         # "on 4 nodes … trn2 nodes (16 Trainium2 chips each)": the GPUs each node holds
         (r"\b(nodes|boxes|servers|machines|hosts)\s*\(\s*(?:of\s+|with\s+)?(\d+)\s+((?:[\w-]+\s+)?)(?:gpus?|cards?|chips?)"
          r"\s+(?:each|apiece)\s*\)", r"\1 of \3(\2 GPUs per node)"),
+        # "64 × 4096-token sequences": 64 sequences of 4096 tokens
+        (r"\b(\d+)\s*[x×*]\s*(\d[\d,]*[kK]?)[- ]tokens?\s+(sequences|seqs|requests|prompts|chats|conversations|streams)\b",
+         r"\1 \3 of \2 tokens"),
         # "input 1,500 tokens, output 500": a request's output length is tokens too
         (r"\b(output|completion|generated|generation)\s+(\d[\d,.]*k?)\b(?!\s*(?:tokens?|toks?|k\b|%))", r"\1 \2 tokens"),
         # "a 70-billion-parameter llama 3.1", "the 20-billion gpt-oss model": the family, then its size

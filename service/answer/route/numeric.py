@@ -39,8 +39,10 @@ from .config import pasted_config
 from .asides import without_set_aside
 from .background import without_background
 from .chat import as_plain, quoted_and_asked
+from .typography import as_plain_characters
 from .corrections import corrected
 from .instances import as_gpus
+from .hierarchy import as_nodes
 from .described import as_named
 from .model_descriptions import as_model_names
 from .relative import with_relative_amounts
@@ -799,9 +801,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    question, said = corrected(as_plain(question))
+    question, said = corrected(as_plain(as_plain_characters(question)))
     question = without_background(question)
-    for reading in (as_gpus, as_named, as_model_names, with_relative_amounts):  # each says what it rewrote
+    for reading in (as_gpus, as_nodes, as_named, as_model_names, with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
     routed = _routed(question, previous, computes)

@@ -39,9 +39,22 @@ _RELATIVE = re.compile(
     rf"|(?P<percent>\d+(?:\.\d+)?)\s*%\s*(?P<more>more|fewer|less|extra)\s+(?P<noun4>{_NOUN})\b)", re.I)
 
 
+# "at half of a 32k window", "a quarter of the 128k context": a share of a figure said right after it
+_SHARE_OF_A_FIGURE = re.compile(r"\b(?P<share>half|a quarter|a third|three quarters)\s+of\s+(?:an?|the|its|their|our)\s+"
+                                r"(?P<number>\d+(?:\.\d+)?)(?P<k>[kK]?)\s+(?=(?:token\s+)?(?:window|context|ctx|tokens)\b)")
+_SHARES = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
+
+
 def with_relative_amounts(question: str) -> tuple[str, list[str]]:
     """The question with each relative amount worked out into the figure it scales, and a note of each."""
-    return each_match_rewritten(_RELATIVE, question, _apply)
+    question, notes = each_match_rewritten(_SHARE_OF_A_FIGURE, question, _share_of_a_figure)
+    question, more = each_match_rewritten(_RELATIVE, question, _apply)
+    return question, notes + more
+
+
+def _share_of_a_figure(match: re.Match, text: str) -> tuple[str, str] | None:
+    new = _fmt(float(match.group("number")) * _SHARES[match.group("share").lower()]) + match.group("k")
+    return text[:match.start()] + new + " " + text[match.end():], f"“{match.group(0).strip()}” read as {new}"
 
 
 def _apply(match: re.Match, text: str) -> tuple[str, str] | None:

@@ -36,7 +36,10 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # a deadline in days: "deadline 45d", "45d deadline"
     (r"(?<=deadline )(\d+)\s?d\b|\b(\d+)\s?d(?= deadline)", r"\1\2 days", re.I),
     # "kernels at 0.75 of the 4.8TB/s": a fraction of the bandwidth is an efficiency
-    (r"\b(0?\.\d+)\s+of\s+(?:the\s+)?(?:peak\s+)?\d[\d.]*\s*[TG]B/s\b", r"\1 of the bandwidth", re.I),
+    (r"\b(0?\.\d+)\s+of\s+(?:(?:the|its|their)\s+)?(?:peak\s+)?\d[\d.]*\s*[TG]B/s\b", r"\1 of the bandwidth", re.I),
+    (r"\b(?:a quarter|one quarter)\s+of\s+(?:(?:the|its|their)\s+)?(?:peak\s+)?\d[\d.]*\s*[TG]B/s\b", "0.25 of the bandwidth",
+     re.I),
+    (r"\bhalf\s+of\s+(?:(?:the|its|their)\s+)?(?:peak\s+)?\d[\d.]*\s*[TG]B/s\b", "0.5 of the bandwidth", re.I),
     # "mfu .3": a decimal without its leading zero
     (r"(?<=[\s=(])\.(\d+)\b", r"0.\1", 0),
     # "AI 500": arithmetic intensity (upper case only: "ai" in words is the field)
