@@ -2009,3 +2009,12 @@ def test_a_hierarchy_of_hardware_is_multiplied_out(question, calculator, expecte
         inputs["gpus"] = inputs["nodes"] * inputs.get("gpus_per_node", 8)
     assert {k: inputs.get(k) for k in expected} == expected
     assert any(" read as " in note for note in routed.assumed)
+
+
+def test_part_of_a_system_and_nodes_with_their_gpus():
+    # "on a DGX B200 but using only one of its GPUs" is one B200; "w/ 8 a100s each" is per node ("w/ " had left a
+    # stray space that hid the nodes before it)
+    _assert_routed("on a DGX B200 but using only one of its GPUs: llama 3.1 8b bf16, batch 128, 2k context each in a "
+                   "bf16 kv cache - compute-bound time per decode step?", "decode", {"gpu": "b200", "gpus": 1})
+    _assert_routed("qwen2.5 7b continued pretraining on a hundred billion tokens, a pair of nodes w/ 8 a100s each, 45 "
+                   "percent mfu — hours?", "training", {"gpus": 16})

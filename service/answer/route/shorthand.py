@@ -27,7 +27,7 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     (r"\b(zero[_ ]?stage|stage)\s*[:=]\s*(?=\d)", r"\1 ", re.I),
     # what is asked, in three letters
     (r"\bwts\b", "weights", re.I), (r"\btot\b", "total", re.I), (r"\bw/o\b", "without", re.I),
-    (r"\bw/(?=\s|\w)", "with ", re.I),
+    (r"\bw/\s*(?=\w)", "with ", re.I),
     (r"/tok\b", " per token", re.I), (r"\bms/step\b", "ms per step", re.I), (r"/rank\b", " per rank", re.I),
     (r"\bgpu[- ]?h\b", "gpu hours", re.I), (r"#\s?(gpus|gpu|nodes|cards|chips)\b", r"number of \1", re.I),
     (r"(?<![\w.])t\s*=\s*\?", "time?", re.I), (r"(->|→)\s*t\b", r"\1 time", re.I),

@@ -34,6 +34,9 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     # a system named for its GPUs: "a DGX H100" is a server of eight H100s, "two HGX H200s" two of them, "8 dgx
     # h100 nodes" eight of eight; a spec sheet's heading ("DGX A100 (40GB SXM4 version):", "HGX B200 per GPU:")
     # names the part only (the question says how many it uses)
+    # ("on a DGX B200 but using only one of its GPUs": that many of its part)
+    (r"\b(?:an?\s+)?[DH]GX[\s-]+(A100|H100|H200|H20|B200|B300)\s*,?\s*(?:but\s+)?(?:using|with|on)\s+(?:only\s+|just\s+)?"
+     r"(one|\d+)\s+of\s+(?:its|the)\s+(?:gpus|cards)\b", r"\2 \1"),
     (r"\b[DH]GX[\s-]+(A100|H100|H200|H20|B200|B300)(s?)\b(?!\s*(?:\(|:|per\b|nodes?\b|servers?\b|box|systems?\b))",
      r"8x \1 server\2"),
     (r"\b[DH]GX[\s-]+(?=(?:A100|H100|H200|H20|B200|B300)s?\s+(?:nodes?|servers?|box|systems?)\b)", "8x "),
