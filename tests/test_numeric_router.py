@@ -2018,3 +2018,37 @@ def test_part_of_a_system_and_nodes_with_their_gpus():
                    "bf16 kv cache - compute-bound time per decode step?", "decode", {"gpu": "b200", "gpus": 1})
     _assert_routed("qwen2.5 7b continued pretraining on a hundred billion tokens, a pair of nodes w/ 8 a100s each, 45 "
                    "percent mfu — hours?", "training", {"gpus": 16})
+
+
+# Calendar durations (batch 69): a fortnight is 14 days; a date around a serving question is no deadline
+@pytest.mark.parametrize("question, days", [
+    ("llama 3.1 8b on 120B tokens at 40% mfu in bf16 on rtx 4090s, must finish in a fortnight, how many cards?", 14),
+    ("a week and a half of compute on rtx 4090s: llama 3.1 8b through 120B tokens at 40% mfu in bf16, how many cards?",
+     10.5),
+    ("llama 3.1 8b on 120B tokens at 40% mfu in bf16 on h100s, within two and a half weeks, how many gpus?", 17.5),
+])
+def test_a_calendar_duration_is_a_deadline_in_days(question, days):
+    routed = _route(question)
+    assert routed.calculator == "training" and routed.inputs["deadline_days"] == days
+    assert any(" read as " in note for note in routed.assumed)
+
+
+@pytest.mark.parametrize("question, calculator", [
+    ("launch is in 2 weeks, sanity check: llama 3.1 70b in fp8 on a single h100 nvl, 8 users at 8k ctx with fp8 kv "
+     "cache — how much memory is left over?", "memory"),
+    ("product launches in 45 days: mistral 7b, 24 users at 32,000 tokens each, fp16 kv — total kv cache?", "kv_cache"),
+])
+def test_a_date_around_a_serving_question_is_no_training_deadline(question, calculator):
+    assert _route(question).calculator == calculator
+
+
+def test_a_bound_pins_its_figure():
+    # "no more than 4 requests and none longer than 8,000 tokens": the worst case; "each capped at 16k" is a context,
+    # not the roofline's cap
+    _assert_routed("llama 3.1 8b fp16 on a 24GB rtx 4090 with an fp16 kv cache, no more than 4 concurrent requests and "
+                   "none longer than 8,000 tokens — how much headroom is left at the limit?", "memory",
+                   {"batch": 4, "context": 8000})
+    _assert_routed("mistral 7b in bf16 on a single L40S, max 16 sequences, context capped at 32k, bf16 kv. total memory "
+                   "(weights + cache) in the worst case?", "memory", {"batch": 16, "context": 32768})
+    _assert_routed("fused mlp kernel in fp8 on an h100 sxm, arithmetic intensity no higher than 400 flop/B — ceiling on "
+                   "attainable throughput?", "roofline", {"intensity": 400, "primary": "attainable_flops"})

@@ -43,6 +43,7 @@ from .typography import as_plain_characters
 from .corrections import corrected
 from .instances import as_gpus
 from .hierarchy import as_nodes
+from .calendar_words import as_days
 from .described import as_named
 from .model_descriptions import as_model_names
 from .relative import with_relative_amounts
@@ -244,6 +245,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return sized and r.has("kv") and any(w in BYTE_WORDS for w in r.words)
     if word in ("fused", "fuse", "fusing") and r.of("COLLECTIVE") and r.of("QUANTITY", "bytes"):
         return True  # "two 512 MB buckets fused into one call": the buffer the collective moves
+    if word in ("fused", "fuse", "fusing"):  # "a fused mlp kernel at 400 flop/B": a roofline question about it
+        return bool(r.of("QUANTITY", "flop_per_byte")) or r.has("intensity")
     if word == "traffic":  # "weights 2 GB + activations 1 GB of traffic": the bytes a kernel moves
         return any(0 <= cue.start - t.end <= 2 for t in r.of("QUANTITY", "bytes"))
     if word in ("groq", "cerebras"):  # "ridge point of a groq lpu": the vendor of a part we do not know
@@ -340,7 +343,10 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if (r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth", "roofline") and not peak_of_mfu
             or "intensity" in v or (r.has("compute_bound") and not _has_model(s))):
         return "roofline"
-    if (_training_tokens(s) or "mfu" in v or "deadline_days" in v or _gpu_hours(r)
+    # ("launch is in 2 weeks: … 8 users at 8k, how much memory is left?": a date around a serving question is no deadline)
+    deadline = "deadline_days" in v and not (r.has("kv", "left", "fit", "tokens_per_s", "latency", "training_state",
+                                                    "checkpoint", "weights", "adam") and not train)
+    if (_training_tokens(s) or "mfu" in v or deadline or _gpu_hours(r)
             or (r.has("flops") and (train or s.token_counts))
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
@@ -803,7 +809,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     article), which "it" and a question naming no calculator lean on."""
     question, said = corrected(as_plain(as_plain_characters(question)))
     question = without_background(question)
-    for reading in (as_gpus, as_nodes, as_named, as_model_names, with_relative_amounts):  # each says what it rewrote
+    for reading in (as_gpus, as_nodes, as_days, as_named, as_model_names, with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
     routed = _routed(question, previous, computes)

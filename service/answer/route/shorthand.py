@@ -45,6 +45,9 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     # "AI 500": arithmetic intensity (upper case only: "ai" in words is the field)
     (r"\bAI\s*[=:]?\s*(?=\d)", "intensity ", 0),
     (r"@", " at ", 0),
+    # a bound that pins the figure: "no more than 4 requests", "none longer than 8,000 tokens", "no higher than 400"
+    (r"\b(?:no|not|none)\s+(?:more|higher|longer|bigger|larger|greater)\s+than\s+(?=\d)", "at most ", re.I),
+    (r"\b(?:no|not)\s+(?:fewer|less|lower|shorter)\s+than\s+(?=\d)", "at least ", re.I),
     # "seq 4k. whats …": a sentence's stop after a figure's k or M is not an abbreviation's ("k.")
     (r"(?<=\d)([kKmM])\.(?=\s|$)", r"\1 .", 0),
     # "8x rented a100": the count of the parts, whatever word stands before their name

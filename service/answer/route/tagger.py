@@ -273,7 +273,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof",
                        "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof", "how many tflops",
-                   "how many tflop/s", "cap it at", "caps it at", "capped at"),
+                   "how many tflop/s", "cap it at", "caps it at"),
     # number labels
     "batch": ("batch", "batch size", "batchsize", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
