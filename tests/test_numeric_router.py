@@ -2052,3 +2052,9 @@ def test_a_bound_pins_its_figure():
                    "(weights + cache) in the worst case?", "memory", {"batch": 16, "context": 32768})
     _assert_routed("fused mlp kernel in fp8 on an h100 sxm, arithmetic intensity no higher than 400 flop/B — ceiling on "
                    "attainable throughput?", "roofline", {"intensity": 400, "primary": "attainable_flops"})
+
+
+def test_a_family_name_that_restates_the_model_is_no_second_model():
+    _assert_routed("llama 3 8b (original llama 3, not 3.1) kv per token with an fp16 cache (2 bytes per value)?",
+                   "kv_cache", {"model": "llama-3-8b", "kv_precision": "fp16"})
+    assert route_numeric("llama 3 8b vs llama 3.1 70b kv per token?") is None  # two models: a comparison

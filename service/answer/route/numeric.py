@@ -153,7 +153,8 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     outside = [c for c in r.of("CUE", "outside") if not (pasted and c.text.lower() in _CONFIG_WORDS)]
     if any(not _asked_in_passing(r, c) for c in outside) or history or trained:
         return False  # a quantity no calculator computes; "what did Llama 3 use?" is history, not a calculation
-    if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values):
+    if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values
+                                 and not _restates(s.unknown_model, s.values["model"])):
         return False  # two models or parts named: a comparison, not one calculation
     if any(t.end == c.start for c in r.of("CUE", "tokens_per_s") for t in s.loose):  # (not "h100x2 tok/s")
         return False  # "logs 900 tokens per second … what is its MFU?": the rate is given, not asked
@@ -204,6 +205,12 @@ def _in_a_sentence_asking_nothing(r: Reading, cue: Tag, asides: bool = False) ->
 
 
 _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head dim", "intermediate size"}
+
+
+def _restates(name: str, model: object) -> bool:
+    """'llama 3 8b (the original llama 3, not 3.1)': a family name the named model's id begins with is that model again."""
+    squashed = lambda text: re.sub(r"[\s._-]+", "", str(text).lower())  # noqa: E731
+    return isinstance(model, str) and squashed(model).startswith(squashed(name))
 
 
 def _asked_in_passing(r: Reading, cue: Tag) -> bool:
