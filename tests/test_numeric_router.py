@@ -2058,3 +2058,31 @@ def test_a_family_name_that_restates_the_model_is_no_second_model():
     _assert_routed("llama 3 8b (original llama 3, not 3.1) kv per token with an fp16 cache (2 bytes per value)?",
                    "kv_cache", {"model": "llama-3-8b", "kv_precision": "fp16"})
     assert route_numeric("llama 3 8b vs llama 3.1 70b kv per token?") is None  # two models: a comparison
+
+
+# Two options weighed, one figure asked (batch 70): the picked option is the setup, said in the Assumed line
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("option A: llama 3.1 70b in fp8 across 2 h100s, option B: the same model in bf16 across 4 h100s. weights only — "
+     "how much free memory per gpu does option A leave?", "memory", {"precision": "fp8", "gpus": 2}),
+    ("h100 sxm vs h20 for a bf16 kernel — what's the ridge point of the h100?", "roofline", {"gpu": "h100-sxm"}),
+    ("2,048 trainium2 at 35% mfu in bf16, or 1,024 h200 at 40% mfu in fp8 — for the h200 option, how long does "
+     "deepseek v3 on 14.8T tokens take?", "training", {"gpu": "h200", "gpus": 1024, "mfu": 0.4, "precision": "fp8"}),
+    ("torn between 4 l40s and 2 h100 nvl for mixtral 8x7b in bf16 serving 8 users at 16k with a bf16 kv cache. if we "
+     "go with the 2 h100 nvl cards, how much is free on each?", "memory", {"gpu": "h100-nvl", "gpus": 2}),
+    ("first candidate: llama 3.1 70b bf16 on a single mi300x, 4 users at 32k with a bf16 kv cache; second: the same "
+     "on one h200. how much HBM is left on the mi300x?", "memory", {"gpu": "mi300x"}),
+    ("we're weighing 1× mi325x against 2× h100 (tp2) for llama 3.1 70b in fp8, 32 users at 4k, fp8 kv. for the "
+     "single mi325x, aggregate tok/s?", "decode", {"gpu": "mi325x", "gpus": 1}),
+    ("choice 1 is zero-2 over 16 h100s, choice 2 is zero-3 over 32 h100s, both a full finetune of llama 3.1 8b with "
+     "bf16 mixed-precision adam. per-gpu model states under choice 1?", "memory", {"zero_stage": 2, "gpus": 16}),
+])
+def test_the_option_asked_about_is_the_setup(question, calculator, expected):
+    routed = _route(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
+def test_a_comparison_that_picks_no_option_still_goes_to_retrieval():
+    assert route_numeric("tp 8 + fsdp vs pure fsdp for the 70b") is None
+    assert route_numeric("h100 vs h200 for llama 3.1 70b decode, which is better?") is None

@@ -1,0 +1,153 @@
+"""Two options weighed, one figure asked: the option the reader picks is the setup; the other one's figures go.
+
+"we're torn between 8 h100s and 4 h200s — for the h200 option, how much is left per gpu?", "option A: llama 3.1 70b
+in fp8 across 2 h100s, option B: the same model in bf16 across 4 h100s … how much does option A leave?", "2,048
+trainium2 at 35% mfu, or 1,024 h200 at 40% mfu — for the h200 option, how long …?". Read as typed, two parts or
+two models make the question a comparison (retrieval), and two precisions or counts a muddle. Here the options are
+found (labelled "option A / plan 2 / config 1 / cluster Y", or two sides of "or", "vs", "versus"), then the one the
+reader picks ("for option A", "the second layout", "going with the v6e", "for the 5090 route", "of the h100?"), and
+from the other option the figures and names of the kinds the picked one states are taken out: what the options
+share ("the same model", "bf16 either way") stays. The Assumed line says which option was read.
+"""
+from __future__ import annotations
+
+import re
+
+from .tagger import tag
+
+_LABEL = r"(?:option|plan|config|cluster|setup|layout|route|choice)\s+([a-z]|\d)\b"
+_LABELLED = re.compile(rf"\b{_LABEL}(?:\s*[:=])?(?=\s*(?:\S|$))(?<=[:=])|\b{_LABEL}(?=\s+(?:runs|is|uses|has|sends|takes|"
+                       r"goes|over|on|with|at)\b)|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
+_ASKED_LABEL = re.compile(rf"\b{_LABEL}", re.I)
+_SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+", re.I)
+# "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100"
+_BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:)\s+(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
+                      re.I)
+_JOINS = re.compile(r"\s*,?\s*(?:or|vs\.?|versus|against|and)\s*", re.I)
+_LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # what "choice 1 is …" leaves
+_TP = re.compile(r"\(?\b(?:tp|pp)\s*=?\s*\d+\)?|\bzero[- ]?(?:stage[- ]?)?[0-3]\b|\bfsdp(?:\s+full\s+shard)?\b", re.I)
+_COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|weighing)\b", re.I)
+_CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
+_ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter)\s+(?:one|option|layout|route|setup|plan|config|"
+                      r"choice|cluster)\b|\bthe\s+(former|latter)\b", re.I)
+_PICKED = re.compile(
+    r"\b(?:going with|go with|goes with|taking|take|starting with|let'?s say|let'?s go with|say|picking|pick|"
+    r"sticking with|stick with|staying with|stay with|"
+    r"choosing|choose|we'?ll use|settled on|for)\s+(?:the\s+)?(?P<x>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
+    r"(?:option|route|one|setup|layout|config|plan|path|variant|chips|cards|gpus|gradients)\b"
+    r"|\b(?:going with|go with|taking|take|starting with|let'?s say|let'?s go with|picking|choosing|settled on|"
+    r"sticking with|stick with|for the single|for the)\s+"
+    r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,3}?)\s*(?=[—,:;.?!]|\s-\s|$)"
+    r"|\b(?:of|on|for|does|do|need|needs)\s+(?:the|one|a|an)\s+(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
+    r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+in\b[^?]*)?\?",
+    re.I)
+_ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
+_STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
+_KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK")
+
+
+def as_one_option(question: str) -> tuple[str, list[str]]:
+    """The question with the options it does not pick taken out of its setup, and a note of the one it picks."""
+    options = _labelled(question) or _either_side(question)
+    if options is None:
+        return question, []
+    picked = _picked(question, options)
+    if picked is None:
+        return question, []
+    keep = options[picked]
+    kept_kinds = {_kind(t) for t in tag(question[keep[0]:keep[1]]).tags if t.label in _KINDS}
+    pieces, at = [], 0
+    for i, (start, end) in enumerate(options):
+        between = question[at:start]
+        # "vs", "or" between the options go ("h100 sxm vs h20": two things compared)
+        pieces.append(", " if i and _JOINS.fullmatch(between) else between)
+        pieces.append(question[start:end] if i == picked else _without_kinds(question[start:end], kept_kinds))
+        at = end
+    pieces.append(question[at:])
+    # "option A:" before each option (a letter and a colon would read as a quiz item's answer options) and the
+    # words that say options are weighed go too
+    out = _COMPARING.sub(" ", _LABEL_SAID.sub(" ", _LABELLED.sub(" ", "".join(pieces))))
+    out = _ASKED_LABEL.sub("it", out)  # "… does option A leave?": its letter is no figure
+    return out, [f"read as the option asked about: “{question[keep[0]:keep[1]].strip(' ,.;:—')}”"]
+
+
+def _without_kinds(span: str, kinds: set[tuple[str, str]]) -> str:
+    """An option not asked about, without its figures and names of the kinds the asked one states."""
+    tags = tag(span).tags
+    for t in sorted(tags, key=lambda t: -len(t.text)):
+        if t.label in _KINDS and _kind(t) in kinds and (t.label != "NUMBER" or _counts_a_part(t, tags)):
+            said = r"[\s._-]*".join(map(re.escape, t.text.split()))  # (the tagger's text is normalised)
+            span = re.sub(rf"(?<![\w.]){said}s?(?![\w.])", " ", span, count=1, flags=re.I)
+    return _TP.sub(" ", span)  # "(tp2)", "zero-3", "fsdp": how that option spreads its work
+
+
+def _counts_a_part(number, tags) -> bool:
+    """A bare number is the option's own only as a count of its parts ("2 h100s", "2,048 trainium2")."""
+    return any(t.label in ("GPU", "UNKNOWN_GPU") and 0 <= t.start - number.end <= 1 for t in tags)
+
+
+def _kind(t) -> tuple[str, str]:
+    """What a tag says, as options differ in it: a part (known or not), a model, a precision, an amount of its key."""
+    if t.label in ("QUANTITY", "COUNT"):
+        return t.label, t.key
+    return t.label.replace("UNKNOWN_", ""), ""
+
+
+def _labelled(question: str) -> list[tuple[int, int]] | None:
+    """Spans of "option A: …", "option B: …" (each up to the next label, the last up to its sentence's end)."""
+    marks = list(_LABELLED.finditer(question))
+    if len({next(g for g in m.groups() if g).lower() for m in marks}) < 2:
+        return None
+    spans = []
+    for m, after in zip(marks, marks[1:] + [None]):
+        end = after.start() if after else _sentence_end(question, m.end())
+        spans.append((m.start(), end))
+    return spans
+
+
+def _either_side(question: str) -> list[tuple[int, int]] | None:
+    """The two sides of the first "or" / "vs" that stands between two named things."""
+    sep = _BETWEEN.search(question)
+    if sep is not None:  # the left side is what follows "between"
+        left_start, left_end = sep.start("left"), sep.end("left")
+    else:
+        sep = _SEPARATOR.search(question)
+        if sep is None:
+            return None
+        left_start = max((m.end() for m in _CLAUSE_END.finditer(question, 0, sep.start())), default=0)
+        left_end = sep.start()
+    right_end = _CLAUSE_END.search(question, sep.end())
+    left, right = (left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))
+    named = lambda span: [t for t in tag(question[span[0]:span[1]]).tags if t.label in _KINDS]  # noqa: E731
+    if not named(left) or not named(right):
+        return None
+    return [left, right]
+
+
+def _sentence_end(question: str, start: int) -> int:
+    end = re.compile(r"[.;?!](?:\s|$)|—|\s-\s").search(question, start)
+    return end.start() if end else len(question)
+
+
+def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
+    """Which option the question asks about: by its label, its place, or a name only it holds."""
+    after = question[options[-1][1]:]
+    labels = [(_ASKED_LABEL.search(question[s:e]) or None) for s, e in options]
+    for m in _ASKED_LABEL.finditer(after):
+        for i, label in enumerate(labels):
+            if label is not None and label.group(1).lower() == m.group(1).lower():
+                return i
+    ordinal = _ORDINAL.search(question, options[-1][1] - 1)  # (a pick comes after the options it picks from)
+    if ordinal:
+        return min(_ORDER[(ordinal.group(1) or ordinal.group(2)).lower()], len(options) - 1)
+    for m in _PICKED.finditer(question, options[-1][1] - 1):
+        words = {w for w in re.findall(r"[\w.+-]+", (m.group("x") or m.group("y") or m.group("z")).lower())} - _STOP
+        if not words:
+            continue
+        holding = [i for i, (s, e) in enumerate(options)
+                   if (s > m.start() or e <= m.start()) and words <= set(re.findall(r"[\w.+-]+", question[s:e].lower()))]
+        holding = holding or [i for i, (s, e) in enumerate(options)
+                              if any(w in question[s:e].lower() for w in words)]
+        if len(holding) == 1:
+            return holding[0]
+    return None
