@@ -2086,3 +2086,10 @@ def test_the_option_asked_about_is_the_setup(question, calculator, expected):
 def test_a_comparison_that_picks_no_option_still_goes_to_retrieval():
     assert route_numeric("tp 8 + fsdp vs pure fsdp for the 70b") is None
     assert route_numeric("h100 vs h200 for llama 3.1 70b decode, which is better?") is None
+
+
+def test_a_family_word_beside_the_named_part_is_no_unknown_gpu():
+    # "the tpu pod" names the family of the "tpu v5e chip" the question runs on; a bare "tpu" alone is still unknown
+    _assert_routed("we only have the tpu pod for a week: qwen2.5 7b int8 on a single tpu v5e chip, batch 8, 4k context, "
+                   "bf16 kv — per-user tok/s?", "decode", {"gpu": "tpu-v5e", "batch": 8})
+    assert isinstance(route_numeric("ridge point of a tpu?"), UnknownGpu)

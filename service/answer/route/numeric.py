@@ -209,7 +209,8 @@ _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head 
 
 
 def _restates(name: str, model: object) -> bool:
-    """'llama 3 8b (the original llama 3, not 3.1)': a family name the named model's id begins with is that model again."""
+    """'llama 3 8b (the original llama 3, not 3.1)', 'the tpu pod … a tpu v5e chip': a family name the named model's or
+    part's id begins with is that model or part again."""
     squashed = lambda text: re.sub(r"[\s._-]+", "", str(text).lower())  # noqa: E731
     return isinstance(model, str) and squashed(model).startswith(squashed(name))
 
@@ -353,7 +354,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
         return "roofline"
     # ("launch is in 2 weeks: … 8 users at 8k, how much memory is left?": a date around a serving question is no deadline)
     deadline = "deadline_days" in v and not (r.has("kv", "left", "fit", "tokens_per_s", "latency", "training_state",
-                                                    "checkpoint", "weights", "adam") and not train)
+                                                    "checkpoint", "weights", "adam", "memory", "bandwidth") and not train)
     if (_training_tokens(s) or "mfu" in v or deadline or _gpu_hours(r)
             or (r.has("flops") and (train or s.token_counts))
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
@@ -851,7 +852,7 @@ def _routed(question: str, previous: NumericRequest | None, computes: str | None
     out = _inputs(calculator, r, s)
     if s.unknown_model and "model" not in s.values and "params" not in s.values:
         return UnknownModel(s.unknown_model, closest_models(s.unknown_model))
-    if s.unknown_gpu:
+    if s.unknown_gpu and not _restates(s.unknown_gpu, s.values.get("gpu")):  # ("the tpu pod … one tpu v5e chip")
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
     if s.unheld_precision is not None and _needs(out, "kv_precision" if is_kv_precision(r, s.unheld_precision)
                                                  else "precision"):
