@@ -2093,3 +2093,40 @@ def test_a_family_word_beside_the_named_part_is_no_unknown_gpu():
     _assert_routed("we only have the tpu pod for a week: qwen2.5 7b int8 on a single tpu v5e chip, batch 8, 4k context, "
                    "bf16 kv — per-user tok/s?", "decode", {"gpu": "tpu-v5e", "batch": 8})
     assert isinstance(route_numeric("ridge point of a tpu?"), UnknownGpu)
+
+
+# The Slack bot spoken to as a bot (batch 72): a command's name says the calculation, its arguments their figures
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("/calc kv model=llama-3.1-8b ctx=8k batch=16 kv=fp8", "kv_cache",
+     {"model": "llama-3.1-8b", "context": 8192, "batch": 16, "kv_precision": "fp8"}),
+    ("!kv qwen2.5-72b 32k x4 seqs kv=bf16", "kv_cache", {"context": 32768, "batch": 4}),
+    ("/roofline --gpu gaudi-3 --prec bf16 --ai 120 → attainable tflop/s?", "roofline",
+     {"gpu": "gaudi-3", "intensity": 120, "primary": "attainable_flops"}),
+    ("/ridge mi355x fp8", "roofline", {"gpu": "mi355x", "primary": "ridge_point"}),
+    ("/decode gpt-oss-120b mxfp4 h100-nvl x1 bs 1 eff=0.7 no kv", "decode", {"gpus": 1, "efficiency": 0.7}),
+    ("/train llama-3.1-405b tokens: 15.6T, gpus: 16,384, gpu: h100, prec: bf16, mfu: 38% — wall clock?", "training",
+     {"gpus": 16384, "mfu": 0.38, "tokens": 15.6e12}),
+    ("/train mixtral-8x22b 8T tpu-v5p bf16 mfu=.45 deadline=60d → how many chips?", "training",
+     {"deadline_days": 60, "mfu": 0.45, "primary": "gpus_needed"}),
+])
+def test_a_bot_command_is_read_by_its_name_and_arguments(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+# Settings encoded in a run, file or job name (batch 73)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("llama3.1-70b_fp8_tp8_8xb200_bs128_ctx8k_kvfp8 → aggregate tok/s?", "decode",
+     {"gpu": "b200", "gpus": 8, "batch": 128, "context": 8192, "kv_precision": "fp8"}),
+    ("our run dir is runs/llama3.1-405b_tp8_pp8_mbs1_seq4096_selrecomp_20260312 — activation memory per gpu?", "memory",
+     {"tp": 8, "pp": 8, "context": 4096, "recompute": "selective", "primary": "activation_bytes"}),
+    ("megatron job qwen2.5-72b-tp4-pp4-mbs2-seq8k-fullrecompute-gbs512: activations per gpu, roughly?", "memory",
+     {"model": "qwen2.5-72b", "tp": 4, "recompute": "full"}),
+    ("llama31-8b_int8_l4_ctx16k_bs2_kvint8 → how much memory is free on the L4?", "memory",
+     {"model": "llama-3.1-8b", "precision": "int8", "batch": 2, "kv_precision": "int8"}),
+    ("ds-r1_fp8_tp8_8xmi355x_bs1 → ms per token, kv reads ignored", "decode", {"model": "deepseek-r1", "gpus": 8}),
+    # a repo name with its quant is no run name
+    ("hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4 — weight footprint in GiB?", "memory",
+     {"model": "llama-3.1-405b", "precision": "int4"}),
+])
+def test_a_run_name_is_read_field_by_field(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
