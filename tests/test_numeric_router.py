@@ -2096,7 +2096,7 @@ def test_a_family_word_beside_the_named_part_is_no_unknown_gpu():
 
 
 # The Slack bot spoken to as a bot (batch 72): a command's name says the calculation, its arguments their figures
-@pytest.mark.parametrize("question, calculator, expected", [
+BOT_COMMANDS = [
     ("/calc kv model=llama-3.1-8b ctx=8k batch=16 kv=fp8", "kv_cache",
      {"model": "llama-3.1-8b", "context": 8192, "batch": 16, "kv_precision": "fp8"}),
     ("!kv qwen2.5-72b 32k x4 seqs kv=bf16", "kv_cache", {"context": 32768, "batch": 4}),
@@ -2108,13 +2108,9 @@ def test_a_family_word_beside_the_named_part_is_no_unknown_gpu():
      {"gpus": 16384, "mfu": 0.38, "tokens": 15.6e12}),
     ("/train mixtral-8x22b 8T tpu-v5p bf16 mfu=.45 deadline=60d → how many chips?", "training",
      {"deadline_days": 60, "mfu": 0.45, "primary": "gpus_needed"}),
-])
-def test_a_bot_command_is_read_by_its_name_and_arguments(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
-
-
+]
 # Settings encoded in a run, file or job name (batch 73)
-@pytest.mark.parametrize("question, calculator, expected", [
+RUN_NAMES = [
     ("llama3.1-70b_fp8_tp8_8xb200_bs128_ctx8k_kvfp8 → aggregate tok/s?", "decode",
      {"gpu": "b200", "gpus": 8, "batch": 128, "context": 8192, "kv_precision": "fp8"}),
     ("our run dir is runs/llama3.1-405b_tp8_pp8_mbs1_seq4096_selrecomp_20260312 — activation memory per gpu?", "memory",
@@ -2127,6 +2123,9 @@ def test_a_bot_command_is_read_by_its_name_and_arguments(question, calculator, e
     # a repo name with its quant is no run name
     ("hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4 — weight footprint in GiB?", "memory",
      {"model": "llama-3.1-405b", "precision": "int4"}),
-])
-def test_a_run_name_is_read_field_by_field(question, calculator, expected):
+]
+
+
+@pytest.mark.parametrize("question, calculator, expected", BOT_COMMANDS + RUN_NAMES)
+def test_a_bot_command_or_a_run_name_is_read_field_by_field(question, calculator, expected):
     _assert_routed(question, calculator, expected)
