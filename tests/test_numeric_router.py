@@ -2129,3 +2129,22 @@ RUN_NAMES = [
 @pytest.mark.parametrize("question, calculator, expected", BOT_COMMANDS + RUN_NAMES)
 def test_a_bot_command_or_a_run_name_is_read_field_by_field(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# Small arithmetic the reader did not work out (batch 75) is its value; names, node counts and batches stay
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("qwen 2.5 7b int8 on a single L4, 2 requests of 16k+2k tokens each, int8 kv — how much memory is free?", "memory",
+     {"context": 18432, "batch": 2}),
+    ("qwen 2.5 72b total kv for 256/4 users at 4k tokens each, int8 kv", "kv_cache", {"batch": 64, "context": 4096}),
+    ("llama 3.1 405b kv cache with an fp8 cache, one user at 100,000 - 4,000 tokens of context", "kv_cache",
+     {"context": 96000}),
+    ("l40s int8 at an arithmetic intensity of 16 × 16 ops/byte — attainable?", "roofline", {"intensity": 256}),
+    ("chinchilla-style: a 7B dense model on 20 × 7B tokens — total training flops (6ND)?", "training",
+     {"params": 7e9, "tokens": 140e9}),
+    ("Mixtral 8×22B on 4 T tokens → 6ND training FLOPs (active params only)?", "training", {"model": "mixtral-8x22b"}),
+    ("and the same 32 x 8192 for mistral 7b kv cache", "kv_cache", {"batch": 32, "context": 8192}),
+    ("- model: llama 3.1 405b - gpus: 4x B200 - weights: fp8 - kv: fp8 - ctx: 128k - 4 users → does it fit per gpu?",
+     "memory", {"context": 131072, "batch": 4}),
+])
+def test_small_arithmetic_is_worked_out(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

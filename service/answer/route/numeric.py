@@ -47,6 +47,7 @@ from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
 from .choice import as_one_option
+from .arithmetic import as_worked_out
 from .described import as_named
 from .model_descriptions import as_model_names
 from .relative import with_relative_amounts
@@ -820,7 +821,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     article), which "it" and a question naming no calculator lean on."""
     question, said = corrected(as_plain(as_fields_said(as_said(as_plain_characters(question)))))
     question = without_background(question)
-    for reading in (as_one_option, as_gpus, as_nodes, as_days, as_named, as_model_names,
+    for reading in (as_one_option, as_gpus, as_nodes, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
