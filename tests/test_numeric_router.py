@@ -2148,3 +2148,20 @@ def test_a_bot_command_or_a_run_name_is_read_field_by_field(question, calculator
 ])
 def test_small_arithmetic_is_worked_out(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# A serving manifest's replicas are copies of the server, never training's data parallelism (batch 74)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: vllm\n        args:\n        - "
+     "--model=Qwen/Qwen2.5-72B-Instruct\n        - --max-model-len=32000\n        - --max-num-seqs=16\n        - "
+     "--kv-cache-dtype=fp8\n        - --tensor-parallel-size=4\n        resources:\n          limits:\n            "
+     "nvidia.com/gpu: 4\nper replica, how much kv cache with all 16 seqs at 32,000 tokens?", "kv_cache",
+     {"model": "qwen2.5-72b", "batch": 16, "context": 32000, "kv_precision": "fp8"}),
+    ("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nspec:\n  predictor:\n    minReplicas: 3\n    "
+     "nodeSelector:\n      nvidia.com/gpu.product: NVIDIA-L40S\n    model:\n      args: [\"--model=mistralai/Mixtral-8x7B-"
+     "Instruct-v0.1\", \"--quantization=fp8\", \"--tensor-parallel-size=2\"]\n      resources:\n        limits:\n          "
+     "nvidia.com/gpu: \"2\"\neach of the 3 replicas gets its own 2 L40S. fp8 weights only — free memory per card?",
+     "memory", {"gpu": "l40s", "precision": "fp8", "dp": None, "mode": None}),
+])
+def test_serving_replicas_are_no_data_parallelism(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

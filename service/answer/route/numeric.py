@@ -362,8 +362,11 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (r.has("flops") and (train or s.token_counts))
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
-    # ("ignore activations" beside a KV cache is an inference footprint: weights + KV)
-    if (any(k in v for k in ("zero_stage", "fsdp", "dp")) or r.has("training_state")
+    # ("ignore activations" beside a KV cache is an inference footprint: weights + KV; "3 replicas" of a server are
+    # copies of it, data parallelism only in training)
+    serving_replicas = any(c.key == "dp" and c.text.lower() == "replicas" for c in r.of("CUE")) and not (
+        train or r.has("adam", "training_state", "grads", "checkpoint"))
+    if (any(k in v for k in ("zero_stage", "fsdp")) or ("dp" in v and not serving_replicas) or r.has("training_state")
             or (r.has("no_activations") and not r.has("kv"))
             or (train and _memoryish(r, v))
             or (train and r.has("weights") and any(k in v for k in ("tp", "pp")))  # "training with tp8 pp8, weights per rank"

@@ -46,6 +46,14 @@ _LINE_REWRITES = _compiled(re.I | re.M,
     (r"^\s*num_machines\s*:\s*(\d+)\s*$", r"\1 nodes"), (r"^\s*num_processes\s*:\s*(\d+)\s*$", r"\1 GPUs"),
     (r"^\s*(?:machine_rank|main_process_port|gpu_ids|rdzv_backend|same_network)\s*:.*$", _DROP),
     (r"\bnvidia\.com/gpu\s*:\s*\"?(\d+)\"?", r"\1 GPUs"),
+    # Kubernetes, KServe, Ray Serve: a serving replica is its own copy of the model (never data parallelism); the
+    # node selector names the part; the pod's own memory request is host RAM
+    (r"^\s*-?\s*(?:min|max)?_?(?:num_)?replicas\s*:\s*\"?\d+\"?\s*$", _DROP),
+    (r"^\s*cloud\.google\.com/gke-accelerator\s*:\s*nvidia-(?:tesla-)?(\S+)\s*$", r"\1"),
+    (r"^\s*nvidia\.com/gpu\.product\s*:\s*NVIDIA-(\S+)\s*$", r"\1"),
+    (r"^\s*(?:memory|cpu|ephemeral-storage)\s*:\s*\"?[\d.]+\s*(?:[KMGT]i?)?\"?\s*$", _DROP),
+    (r"^\s*(?:apiVersion|kind|metadata|name|image|spec|template|containers|resources|limits|requests|nodeSelector)\s*:"
+     r"(?!\s*\d)[^\n]*$", _DROP),
     # nccl-tests: a rank's device line names its GPU; the header's settings and the check lines go
     (r"^#\s*Rank\s+\d+\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+\S+\s+device\s+\d+\s+\[0x[0-9a-f]+\]\s+(.+)$", r"\1"),
     (r"^#\s*nThread\b.*$", _DROP), (r"^#\s*(?:Using devices|Out of bounds values.*|Avg bus bandwidth\s*:)\s*$", _DROP),
@@ -55,6 +63,8 @@ _LINE_REWRITES = _compiled(re.I | re.M,
 )
 
 _COMMAND_REWRITES = _compiled(re.I,
+    # a YAML args list: "[--model, meta-llama/…, --tensor-parallel-size, '4']", "- --max-num-seqs=16"
+    (r"(--[a-z][\w-]*)\s*,\s*['\"]?([^,\]\s'\"]+)['\"]?", r"\1 \2"), (r"^\s*-\s+(?=--)", ""),
     # Slurm: "#SBATCH --nodes=16", "--gpus-per-node=8", "--gres=gpu:a100:4", "--time=30-00:00:00"
     (r"#SBATCH\s+", ""),
     (r"--nodes[= ](\d+)\b", r"\1 nodes"), (r"--gpus-per-node[= ](?:\w+:)?(\d+)\b", r"\1 GPUs per node"),
@@ -120,6 +130,8 @@ _JSON_REWRITES = _compiled(re.I,
      r"train_micro_batch_size_per_gpu|train_batch_size|steps_per_print|overlap_comm|contiguous_gradients)\"\s*:\s*[\w.\"]+,?",
      ""),
 )
+_TRAINING_JOB = re.compile(r"\bkind\s*:\s*(?:PyTorchJob|MPIJob|TFJob|JobSet)\b|^\s*Worker\s*:", re.I | re.M)
+_WORKERS = re.compile(r"^\s*replicas\s*:\s*\"?(\d+)\"?\s*$", re.I | re.M)
 _TIME_LIMIT = re.compile(r"--time[= ](\d+)-\d\d:\d\d:\d\d\b")
 _ASKS_DEADLINE = re.compile(r"\b(?:time limit|deadline|finish|in time|wall ?time|time budget)\b", re.I)
 _EMPTY_LINES = re.compile(r"\n(?:[ \t,;|]*\n)+")  # what the drops left of a line
@@ -127,6 +139,7 @@ _BLANKS = re.compile(r"[ \t]{2,}|[ \t]*,[ \t]*(?=,)")
 _SLURM_LINES = re.compile(r"\s*\n(?=\s*#SBATCH)")
 _PER_PROCESS = re.compile(r"(?<!\S)-g\s+(\d+)\b")
 _LOOKS_PASTED = re.compile(r"^\s*`*\s*(?:[|#$]|GPU[\[ ]\d|\./|vllm |python|srun|mpirun|torchrun|deepspeed|accelerate|gcloud|"
+                           r"apiVersion:|kind:|spec:|replicas:|nodeSelector:|"
                            r"llama-(?:server|cli)|text-generation-launcher|"
                            r"Product Name|name,|HL-|Rate:|num_|\{|\")|--[a-z]|\w:\d+b\b|nvidia\.com/gpu|MiB\s*$|\w_perf\s+-|\.gguf\b|"
                            r"\b(?:meta-llama|mistralai|mistral-community|Qwen|deepseek-ai|google|openai|microsoft|nvidia|"
@@ -177,6 +190,9 @@ def as_stated(text: str) -> str:
     text = _PER_PROCESS.sub("" if "mpirun" in text else r"\1 GPUs", text)
     # a job's time limit ("--time=30-00:00:00") is a deadline only when the question asks about finishing in it
     text = _TIME_LIMIT.sub(r"a deadline of \1 days" if _ASKS_DEADLINE.search(text) else "", text)
+    # a training job's worker replicas are its nodes (PyTorchJob, MPIJob: one pod per node)
+    if _TRAINING_JOB.search(text):
+        text = _WORKERS.sub(r"\1 nodes", text)
     for pattern, words in _LINE_REWRITES + _COMMAND_REWRITES + _JSON_REWRITES:
         text = pattern.sub(words, text)
     return _BLANKS.sub(" ", _EMPTY_LINES.sub("\n", text)).strip()
