@@ -2083,6 +2083,11 @@ def test_the_option_asked_about_is_the_setup(question, calculator, expected):
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+def test_what_the_picked_option_needs_is_a_figure():
+    _assert_routed("comparing gpt-oss-20b and gpt-oss-120b for a 64k-context agent with 4 sessions and a bf16 kv cache. "
+                   "what does the 120b one need in kv?", "kv_cache", {"model": "gpt-oss-120b", "batch": 4, "context": 65536})
+
+
 def test_a_comparison_that_picks_no_option_still_goes_to_retrieval():
     assert route_numeric("tp 8 + fsdp vs pure fsdp for the 70b") is None
     assert route_numeric("h100 vs h200 for llama 3.1 70b decode, which is better?") is None

@@ -134,6 +134,8 @@ def _in_a_unit(r: Reading, cue: Tag) -> bool:
     level asked for ("what does the roofline cap it at?", "what does that come out to?")."""
     after = r.words[cue.end:cue.end + 7]
     level = any(w in ("at", "to") and after[i + 1:i + 2] == ["?"] for i, w in enumerate(after))
+    # "what does the 120b one need in kv?": an amount it needs, with the figures it needs it for
+    level = level or bool({"need", "needs", "take", "takes", "use", "uses"} & set(after) and r.of("COUNT"))
     return level or any(w == "in" and after[i + 1:i + 2] and after[i + 1] in _UNIT_WORDS for i, w in enumerate(after))
 
 
