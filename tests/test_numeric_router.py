@@ -2131,7 +2131,26 @@ RUN_NAMES = [
 ]
 
 
-@pytest.mark.parametrize("question, calculator, expected", BOT_COMMANDS + RUN_NAMES)
+# A function call or snippet (batch 76) and pasted monitoring metrics (batch 77)
+CODE_AND_METRICS = [
+    ("estimate_kv(model='llama-3.1-405b', ctx=65_536, batch=4, dtype='fp8') → ?", "kv_cache",
+     {"model": "llama-3.1-405b", "context": 65536, "batch": 4, "kv_precision": "fp8"}),
+    ("all_gather(size=1<<30, ranks=16, link='ib-ndr')  # size = the full gathered buffer; time?", "collective",
+     {"op": "all_gather", "size": 2**30, "ranks": 16}),
+    ('roofline(gpu="h100-pcie", dtype="bf16", intensity=2**6)  # attainable flop/s', "roofline",
+     {"gpu": "h100-pcie", "intensity": 64, "primary": "attainable_flops"}),
+    ("gpus_needed(params=13e9, tokens=2.6e12, gpu='a100-80gb', dtype='bf16', mfu=0.5, deadline_days=30)", "training",
+     {"params": 13e9, "deadline_days": 30, "primary": "gpus_needed"}),
+    ('train_world_size{job="dense13b"} 128\ntrain_mfu{job="dense13b"} 0.5\ntrain_tokens_target{job="dense13b"} 3e11\n'
+     'DCGM_FI_DEV_FB_TOTAL{gpu="0",modelName="NVIDIA A100-SXM4-80GB"} 81920\nour own 13B-param dense model, bf16. '
+     "wall-clock for the run?", "training", {"gpus": 128, "mfu": 0.5, "tokens": 3e11, "gpu": "a100-80gb"}),
+    ('nccl_allreduce_bytes{comm="dp",nnodes="2",nranks="16"} 1073741824\nDCGM_FI_DEV_FB_USED{gpu="0",modelName="NVIDIA '
+     'H200"} 131002\ntwo nodes of 8 H200, NDR infiniband one port per gpu. if it ran as a single flat ring over all 16, '
+     "how long?", "collective", {"op": "all_reduce", "size": 2**30}),
+]
+
+
+@pytest.mark.parametrize("question, calculator, expected", BOT_COMMANDS + RUN_NAMES + CODE_AND_METRICS)
 def test_a_bot_command_or_a_run_name_is_read_field_by_field(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 

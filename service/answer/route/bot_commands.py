@@ -30,14 +30,38 @@ _KEYS = {
     "intra": "{}", "inter": "{} between nodes", "mfu": "mfu {}", "eff": "at {} of peak bandwidth",
     "efficiency": "at {} of peak bandwidth", "tokens": "{} tokens", "toks": "{} tokens", "deadline": "deadline {}",
     "zero": "zero stage {}", "recompute": "{} recompute", "busbw": "busbw {}", "algbw": "algbw {}",
+    # a function's keyword arguments ("estimate_kv(model='…', ctx=65_536, dtype='fp8')")
+    "quant": "{}", "accelerator": "{}", "count": "{} GPUs", "n_gpus": "{} GPUs", "num_gpus": "{} GPUs",
+    "world_size": "{} GPUs", "nbytes": "a {} bytes buffer", "deadline_days": "deadline {} days", "params": "{} params",
+    "tensor_model_parallel_size": "TP {}", "pipeline_model_parallel_size": "PP {}", "seq_length": "{} context",
+    "micro_batch_size": "micro batch {}", "recompute_granularity": "{} recompute", "batch_size": "batch {}",
+    "max_model_len": "{} context", "max_num_seqs": "{} sequences", "kv_cache_dtype": "{} kv cache",
 }
+# a function the reader calls, by what its name asks ("estimate_kv", "weights_gb", "decode_tps", "nccl_allreduce")
+_FUNCTIONS = [(re.compile(pattern, re.I), words) for pattern, words in (
+    (r"kv", "kv cache"), (r"weight|param_bytes", "weights"), (r"fit|can_serve", "fit memory"),
+    (r"ridge", "ridge point"), (r"roofline|attainable", "roofline attainable"), (r"decode|tps|step", "decode"),
+    (r"all_?reduce", "all-reduce"), (r"all_?gather", "all-gather"), (r"reduce_?scatter", "reduce-scatter"),
+    (r"all_?to_?all", "all-to-all"), (r"broadcast", "broadcast"), (r"send_?recv", "send/recv"),
+    (r"gpus_needed", "how many GPUs to train"), (r"train", "training"),
+)]
+_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^()]*=[^()]*|\s*['\"][^()]*)\)")
+# Python's and JS's ways of writing a number: 65_536, 1<<30, 2**31, 0x8000
+_CODE_NUMBERS = [(re.compile(pattern), value) for pattern, value in (
+    (r"(?<=\d)_(?=\d{3})", lambda m: ""), (r"\b(\d+)\s*<<\s*(\d+)\b", lambda m: str(int(m.group(1)) << int(m.group(2)))),
+    (r"\b(\d+)\s*\*\*\s*(\d+)\b", lambda m: str(int(m.group(1)) ** int(m.group(2)))),
+    (r"\b0x([0-9a-f]+)\b", lambda m: str(int(m.group(1), 16))),
+)]
 # "model=llama-3.1-8b", "tokens: 15.6T", "gpus: 16,384" and "--prec bf16"
 _ARGUMENT = re.compile(r"(?<![\w/.-])(?P<key>[a-z][\w/-]*)\s*[=:]\s*(?P<value>[^\s,;]+(?:,\d{3})*)"
                        r"|--(?P<flag>[a-z][\w/-]*)\s+(?P<flag_value>[^\s,;-][^\s,;]*)", re.I)
 
 
 def as_said(question: str) -> str:
-    """The question with a bot command's name and arguments said in words (a question in words is unchanged)."""
+    """The question with a bot command's or a function call's name and arguments said in words (a question in words
+    is unchanged)."""
+    if _CALL.search(question):
+        question = _CALL.sub(_call, _numbers_of_code(question))
     opened = _OPENS.match(question)
     if opened is None:
         return question
@@ -58,6 +82,22 @@ def _argument(m: re.Match) -> str:
         return m.group(0)
     if key == "mfu" and re.fullmatch(r"\.\d+", value):
         value = "0" + value
+    if key in ("size", "msg") and re.fullmatch(r"[\d.]+(?:e\d+)?", value):  # "size=1073741824": bytes
+        value += " bytes"
     if key in ("eff", "efficiency") and re.fullmatch(r"0?\.\d+", value):  # "eff=0.7": 70% of the peak bandwidth
         value = f"{float(value) * 100:g}%"
     return said.format(value)
+
+
+def _numbers_of_code(text: str) -> str:
+    for pattern, value in _CODE_NUMBERS:
+        text = pattern.sub(value, text)
+    return text
+
+
+def _call(m: re.Match) -> str:
+    """"estimate_kv(model='llama-3.1-405b', ctx=65536, dtype='fp8')" → "kv cache llama-3.1-405b, 65536 context, fp8"."""
+    name = m.group("name").split(".")[-1]
+    words = next((w for pattern, w in _FUNCTIONS if pattern.search(name)), "")
+    args = re.sub(r"['\"]", "", m.group("args"))
+    return f"{words} {_ARGUMENT.sub(_argument, args)}".strip()

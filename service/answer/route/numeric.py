@@ -42,6 +42,7 @@ from .chat import as_plain, quoted_and_asked
 from .typography import as_plain_characters
 from .bot_commands import as_said
 from .run_names import as_fields_said
+from .metrics_pasted import as_metrics_said
 from .corrections import corrected
 from .instances import as_gpus
 from .hierarchy import as_nodes
@@ -824,7 +825,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    question, said = corrected(as_plain(as_fields_said(as_said(as_plain_characters(question)))))
+    question, said = corrected(as_plain(as_fields_said(as_said(as_metrics_said(as_plain_characters(question))))))
     question = without_background(question)
     for reading in (as_one_option, as_gpus, as_nodes, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
