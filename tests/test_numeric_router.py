@@ -2125,6 +2125,9 @@ RUN_NAMES = [
     ("llama31-8b_int8_l4_ctx16k_bs2_kvint8 → how much memory is free on the L4?", "memory",
      {"model": "llama-3.1-8b", "precision": "int8", "batch": 2, "kv_precision": "int8"}),
     ("ds-r1_fp8_tp8_8xmi355x_bs1 → ms per token, kv reads ignored", "decode", {"model": "deepseek-r1", "gpus": 8}),
+    # gbs × seq × steps are the run's tokens
+    ("run dir mistral7b_gbs1024_seq4096_steps250000_256xmi300x_bf16_mfu38 — total gpu-hours for the run?", "training",
+     {"tokens": 1024 * 4096 * 250000, "gpus": 256, "primary": "gpu_hours"}),
     # a repo name with its quant is no run name
     ("hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4 — weight footprint in GiB?", "memory",
      {"model": "llama-3.1-405b", "precision": "int4"}),

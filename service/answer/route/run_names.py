@@ -41,9 +41,17 @@ def as_fields_said(question: str) -> str:
     return _DASHED.sub(lambda m: _said(m.group("name"), "-"), question)
 
 
+_GBS, _SEQ, _STEPS = (re.compile(rf"^{p}$", re.I) for p in (r"gbs(\d+)", r"(?:seq|ctx)(\d+k?)", r"steps?(\d+)"))
+
+
 def _said(name: str, separator: str) -> str:
     stem = re.sub(r"\.(?:ya?ml|json|toml|pt|safetensors|log)$", "", name, flags=re.I)
     fields = stem.split(separator)
+    run = [next((m for f in fields if (m := pattern.match(f))), None) for pattern in (_GBS, _SEQ, _STEPS)]
+    if all(run):  # "gbs1024_seq4096_steps250000": the run's tokens, as a run card says them
+        gbs, seq, steps = (m.group(1) for m in run)
+        fields = [f for f in fields if not any(m.string == f for m in run)]
+        fields.append(f"global batch {gbs} sequences of {seq} tokens for {steps} steps")
     said, known, unknown = [], 0, []  # fields no convention knows stay joined: "qwen2.5-72b", "gpt-oss-20b"
     for field in fields:
         words = next((pattern.sub(w, field) for pattern, w in _FIELD_WORDS if pattern.match(field)), None)
@@ -58,6 +66,7 @@ def _said(name: str, separator: str) -> str:
             said.append(words)
     if unknown:
         said.append(_joined(unknown, separator))
+    known += 3 if all(run) else 0
     if known < 2:  # not a run name: "all_reduce", "max_model_len", "gpt-oss-20b"
         return name
     if separator == "-" and known < 3:
