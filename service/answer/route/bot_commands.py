@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .tagger import code_numbers
+
 _OPENS = re.compile(r"^\s*(?:@\w+\s+)?(?:[/!](?P<command>[a-z][\w-]*)\b|(?P<calc>calc|compute)\s*:?\s)", re.I)
 # what a command's name asks, in the words the tagger reads
 _COMMANDS = {"kv": "kv cache", "kvcache": "kv cache", "decode": "decode tok/s", "tps": "decode tok/s",
@@ -46,12 +48,6 @@ _FUNCTIONS = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"gpus_needed", "how many GPUs to train"), (r"train", "training"),
 )]
 _CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^()]*=[^()]*|\s*['\"][^()]*)\)")
-# Python's and JS's ways of writing a number: 65_536, 1<<30, 2**31, 0x8000
-_CODE_NUMBERS = [(re.compile(pattern), value) for pattern, value in (
-    (r"(?<=\d)_(?=\d{3})", lambda m: ""), (r"\b(\d+)\s*<<\s*(\d+)\b", lambda m: str(int(m.group(1)) << int(m.group(2)))),
-    (r"\b(\d+)\s*\*\*\s*(\d+)\b", lambda m: str(int(m.group(1)) ** int(m.group(2)))),
-    (r"\b0x([0-9a-f]+)\b", lambda m: str(int(m.group(1), 16))),
-)]
 # "model=llama-3.1-8b", "tokens: 15.6T", "gpus: 16,384" and "--prec bf16"
 _ARGUMENT = re.compile(r"(?<![\w/.-])(?P<key>[a-z][\w/-]*)\s*[=:]\s*(?P<value>[^\s,;]+(?:,\d{3})*)"
                        r"|--(?P<flag>[a-z][\w/-]*)\s+(?P<flag_value>[^\s,;-][^\s,;]*)", re.I)
@@ -61,7 +57,7 @@ def as_said(question: str) -> str:
     """The question with a bot command's or a function call's name and arguments said in words (a question in words
     is unchanged)."""
     if _CALL.search(question):
-        question = _CALL.sub(_call, _numbers_of_code(question))
+        question = _CALL.sub(_call, code_numbers(question))  # Python's 65_536, 1<<30, 2**31 first
     opened = _OPENS.match(question)
     if opened is None:
         return question
@@ -87,12 +83,6 @@ def _argument(m: re.Match) -> str:
     if key in ("eff", "efficiency") and re.fullmatch(r"0?\.\d+", value):  # "eff=0.7": 70% of the peak bandwidth
         value = f"{float(value) * 100:g}%"
     return said.format(value)
-
-
-def _numbers_of_code(text: str) -> str:
-    for pattern, value in _CODE_NUMBERS:
-        text = pattern.sub(value, text)
-    return text
 
 
 def _call(m: re.Match) -> str:

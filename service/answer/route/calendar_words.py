@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import re
 
-from .rewrite import each_match_rewritten
+from .rewrite import count_pattern, count_value, each_match_rewritten
 
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10}
-_COUNT = r"(\d+(?:\.\d+)?|" + "|".join(_NUMBERS) + r")"
+_COUNT = count_pattern("a", "an", decimals=True)
 _DURATION = re.compile(rf"\b(?:{_COUNT}\s+(?P<fortnights>fortnights?)|{_COUNT}\s+and\s+a\s+half\s+(?P<half>weeks?|fortnights?)"
                        rf"|(?P<one>an?|one)\s+(?P<unit>week|fortnight)\s+and\s+a\s+half)\b", re.I)
 _DAYS = {"week": 7, "fortnight": 14}
@@ -28,14 +26,11 @@ def as_days(question: str) -> tuple[str, list[str]]:
 
 def _in_days(match: re.Match, text: str) -> tuple[str, str]:
     if match.group("fortnights"):
-        days = _number(match.group(1)) * 14
+        days = count_value(match.group(1)) * 14
     elif match.group("half"):
-        days = (_number(match.group(3)) + 0.5) * _DAYS[match.group("half").lower().rstrip("s")]
+        days = (count_value(match.group(3)) + 0.5) * _DAYS[match.group("half").lower().rstrip("s")]
     else:
         days = 1.5 * _DAYS[match.group("unit").lower()]
     said = f"{days:g} days"
     return text[:match.start()] + said + text[match.end():], f"“{match.group(0)}” read as {said}"
 
-
-def _number(word: str) -> float:
-    return float(word) if word[0].isdigit() else _NUMBERS[word.lower()]

@@ -28,6 +28,7 @@ _LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # wha
 _TP = re.compile(r"\(?\b(?:tp|pp)\s*=?\s*\d+\)?|\bzero[- ]?(?:stage[- ]?)?[0-3]\b|\bfsdp(?:\s+full\s+shard)?\b", re.I)
 _COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|weighing)\b", re.I)
 _CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
+_SENTENCE_END = re.compile(r"[.;?!](?:\s|$)|—|\s-\s")
 _ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter)\s+(?:one|option|layout|route|setup|plan|config|"
                       r"choice|cluster)\b|\bthe\s+(former|latter)\b", re.I)
 _PICKED = re.compile(
@@ -48,11 +49,12 @@ _KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_G
 
 def as_one_option(question: str) -> tuple[str, list[str]]:
     """The question with the options it does not pick taken out of its setup, and a note of the one it picks."""
-    options = _labelled(question) or _either_side(question)
+    labelled = _labelled(question)
+    options = labelled or _either_side(question)
     if options is None:
         return question, []
-    picked = _picked(question, options)
-    if picked is None:
+    picked = _picked(question, options)  # (regular expressions only: most questions with an "or" stop here, untagged)
+    if picked is None or not (labelled or all(_names_something(question[s:e]) for s, e in options)):
         return question, []
     keep = options[picked]
     kept_kinds = {_kind(t) for t in tag(question[keep[0]:keep[1]]).tags if t.label in _KINDS}
@@ -106,7 +108,7 @@ def _labelled(question: str) -> list[tuple[int, int]] | None:
 
 
 def _either_side(question: str) -> list[tuple[int, int]] | None:
-    """The two sides of the first "or" / "vs" that stands between two named things."""
+    """The two sides of the first "or" / "vs" (whether both name something is checked once one is picked)."""
     sep = _BETWEEN.search(question)
     if sep is not None:  # the left side is what follows "between"
         left_start, left_end = sep.start("left"), sep.end("left")
@@ -117,22 +119,23 @@ def _either_side(question: str) -> list[tuple[int, int]] | None:
         left_start = max((m.end() for m in _CLAUSE_END.finditer(question, 0, sep.start())), default=0)
         left_end = sep.start()
     right_end = _CLAUSE_END.search(question, sep.end())
-    left, right = (left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))
-    named = lambda span: [t for t in tag(question[span[0]:span[1]]).tags if t.label in _KINDS]  # noqa: E731
-    if not named(left) or not named(right):
-        return None
-    return [left, right]
+    return [(left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))]
+
+
+def _names_something(span: str) -> bool:
+    """A side of an "or" is an option when it names a part, a model, a precision or a figure."""
+    return any(t.label in _KINDS for t in tag(span).tags)
 
 
 def _sentence_end(question: str, start: int) -> int:
-    end = re.compile(r"[.;?!](?:\s|$)|—|\s-\s").search(question, start)
+    end = _SENTENCE_END.search(question, start)
     return end.start() if end else len(question)
 
 
 def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     """Which option the question asks about: by its label, its place, or a name only it holds."""
     after = question[options[-1][1]:]
-    labels = [(_ASKED_LABEL.search(question[s:e]) or None) for s, e in options]
+    labels = [_ASKED_LABEL.search(question[s:e]) for s, e in options]
     for m in _ASKED_LABEL.finditer(after):
         for i, label in enumerate(labels):
             if label is not None and label.group(1).lower() == m.group(1).lower():

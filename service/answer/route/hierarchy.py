@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import re
 
-from .rewrite import each_match_rewritten
+from .rewrite import count_pattern, count_value, each_match_rewritten
 
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-          "twelve": 12, "sixteen": 16, "a pair of": 2, "a couple of": 2}
-_COUNT = r"(\d+|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+_COUNT = count_pattern()
 _UPPER = r"(?:racks?|pods?|(?:data )?halls?|SUs?|scalable units?|rows?|buildings?|clusters?|superpods?|zones?)"
 _LOWER = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|(?:compute )?trays?|DGX(?: [AHB]\d00)?s?|HGX(?: [AHB]\d00)?s?)"
 _TIMES = r"\s*(?:[x×*]|times)\s*"
@@ -50,12 +48,8 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
     return question, notes
 
 
-def _number(text: str) -> int:
-    return int(text) if text.isdigit() else _WORDS[text.lower()]
-
-
 def _nested(match: re.Match, text: str) -> tuple[str, str]:
-    nodes = _number(match.group(1)) * _number(match.group(3))
+    nodes = _count(match.group(1)) * _count(match.group(3))
     part = re.search(r"[AHB]\d00", match.group("lower"))
     # a DGX or HGX holds 8 GPUs: "32 DGX H100" are 32 nodes of 8 H100s
     said = f"{nodes} nodes x 8 {part.group(0)} GPUs" if part else f"{nodes} nodes"
@@ -64,12 +58,12 @@ def _nested(match: re.Match, text: str) -> tuple[str, str]:
 
 def _per_upper(match: re.Match, text: str) -> tuple[str, str] | None:
     """"8 nodes per rack" with "3 racks" elsewhere in the question: 24 nodes (the racks are said once)."""
-    per, upper_noun = _number(match.group(1)), match.group("upper").lower().rstrip("s")
+    per, upper_noun = _count(match.group(1)), match.group("upper").lower().rstrip("s")
     counted = re.search(rf"\b{_COUNT}\s+{re.escape(upper_noun)}s?\b", text[:match.start()] + " " + text[match.end():],
                         re.I)
     if counted is None:
         return None
-    count = _number(counted.group(1))
+    count = _count(counted.group(1))
     rest = text[:match.start()] + f"{per * count} nodes" + text[match.end():]
     rest = re.sub(rf"[,;]?\s*(?:[x×*]\s*)?\b{re.escape(counted.group(0))}\b", "", rest, count=1)
     return rest, f"“{match.group(0)}” × “{counted.group(0)}” read as {per * count} nodes"
@@ -79,3 +73,7 @@ def _share(match: re.Match, text: str) -> tuple[str, str]:
     used = match.group(3)
     return (text[:match.start()] + f"{used} {match.group('upper')}" + text[match.end():],
             f"“{match.group(0)}”: the job's {used} {match.group('upper')}")
+
+
+def _count(text: str) -> int:
+    return int(count_value(text))

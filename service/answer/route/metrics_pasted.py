@@ -32,7 +32,7 @@ def as_metrics_said(question: str) -> str:
     if "{" not in question and not re.search(r"^\s*[a-z_:]+_\w+\s+[\d.]+\s*$", question, re.M | re.I):
         return question
     said: list[str] = []
-    seen: set[str] = set()
+    seen: set[object] = set()  # what is said once: a label's (key, value), an operation, a metric
 
     def line(m: re.Match) -> str:
         words = []

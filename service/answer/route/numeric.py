@@ -51,7 +51,7 @@ from .choice import as_one_option
 from .arithmetic import as_worked_out
 from .described import as_named
 from .model_descriptions import as_model_names
-from .relative import with_relative_amounts
+from .relative import SHARE_WORDS, share_of, with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
@@ -217,8 +217,11 @@ _CONFIG_WORDS = {"hidden size", "hidden dim", "vocab size", "vocabulary", "head 
 def _restates(name: str, model: object) -> bool:
     """'llama 3 8b (the original llama 3, not 3.1)', 'the tpu pod … a tpu v5e chip': a family name the named model's or
     part's id begins with is that model or part again."""
-    squashed = lambda text: re.sub(r"[\s._-]+", "", str(text).lower())  # noqa: E731
-    return isinstance(model, str) and squashed(model).startswith(squashed(name))
+    return isinstance(model, str) and _squashed(model).startswith(_squashed(name))
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[\s._-]+", "", text.lower())
 
 
 def _asked_in_passing(r: Reading, cue: Tag) -> bool:
@@ -606,9 +609,7 @@ def _context(out: _Inputs, loose_ok: bool) -> None:
                 return
 
 
-_SHARES = {"half": 0.5, "a half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "a tenth": 0.1,
-           "three quarters": 0.75, "two thirds": 2 / 3}
-_OF_WINDOW = re.compile(r"\b(?:(?P<share>" + "|".join(_SHARES) + r"|\d{1,3}\s?%)\s+(?:of\s+)?)?(?:its|the(?:\s+model'?s)?)\s+"
+_OF_WINDOW = re.compile(rf"\b(?:(?P<share>{SHARE_WORDS}|\d{{1,3}}\s?%)\s+(?:of\s+)?)?(?:its|the(?:\s+model'?s)?)\s+"
                         r"(?:max(?:imum)?|full|whole|entire|native)\s+(?:context(?:\s+(?:window|length))?|window)\b", re.I)
 
 
@@ -617,8 +618,10 @@ def _share_of_window(question: str) -> float | None:
     m = _OF_WINDOW.search(question)
     if m is None:
         return None
-    share = (m.group("share") or "").lower()
-    return float(share.rstrip("% ")) / 100 if share.endswith("%") else _SHARES.get(share, 1.0)
+    share = m.group("share") or ""
+    if share.endswith("%"):
+        return float(share.rstrip("% ")) / 100
+    return share_of(share) if share else 1.0
 
 
 def _full_window(model: str | None, t: Tag) -> int | None:
@@ -825,7 +828,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    question, said = corrected(as_plain(as_fields_said(as_said(as_metrics_said(as_plain_characters(question))))))
+    for plain in (as_plain_characters, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
+        question = plain(question)
+    question, said = corrected(question)
     question = without_background(question)
     for reading in (as_one_option, as_gpus, as_nodes, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote

@@ -17,6 +17,14 @@ from .tagger import Tag, tag
 _FACTOR_WORDS = {"double": 2.0, "doubled": 2.0, "twice": 2.0, "triple": 3.0, "tripled": 3.0, "thrice": 3.0,
                  "quadruple": 4.0, "half": 0.5, "halve": 0.5, "halved": 0.5}
 _FRACTION_WORDS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "eighth": 0.125, "tenth": 0.1}
+# a share said in words ("half", "a quarter", "one third", "three quarters", "two thirds"); `share_of` is its value
+SHARE_WORDS = r"(?:(?:a|an|one|two|three)\s+)?(?:half|thirds?|quarters?|fifths?|eighths?|tenths?)"
+
+
+def share_of(words: str) -> float:
+    *count, part = words.lower().split()
+    return {"two": 2, "three": 3}.get(count[0] if count else "", 1) * _FRACTION_WORDS[part.rstrip("s")]
+
 # the noun a relative amount is of → the kind of figure it scales
 _KINDS = {
     "batch": ("users", "user", "seqs", "sequences", "chats", "requests", "streams", "sessions", "batch", "batch size",
@@ -40,9 +48,8 @@ _RELATIVE = re.compile(
 
 
 # "at half of a 32k window", "a quarter of the 128k context": a share of a figure said right after it
-_SHARE_OF_A_FIGURE = re.compile(r"\b(?P<share>half|a quarter|a third|three quarters)\s+of\s+(?:an?|the|its|their|our)\s+"
+_SHARE_OF_A_FIGURE = re.compile(rf"\b(?P<share>{SHARE_WORDS})\s+of\s+(?:an?|the|its|their|our)\s+"
                                 r"(?P<number>\d+(?:\.\d+)?)(?P<k>[kK]?)\s+(?=(?:token\s+)?(?:window|context|ctx|tokens)\b)")
-_SHARES = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
 
 
 def with_relative_amounts(question: str) -> tuple[str, list[str]]:
@@ -53,7 +60,7 @@ def with_relative_amounts(question: str) -> tuple[str, list[str]]:
 
 
 def _share_of_a_figure(match: re.Match, text: str) -> tuple[str, str] | None:
-    new = _fmt(float(match.group("number")) * _SHARES[match.group("share").lower()]) + match.group("k")
+    new = _fmt(float(match.group("number")) * share_of(match.group("share"))) + match.group("k")
     return text[:match.start()] + new + " " + text[match.end():], f"“{match.group(0).strip()}” read as {new}"
 
 

@@ -1,4 +1,5 @@
-"""Rewriting a question match by match, where each rewrite needs what the text says around its match."""
+"""Rewriting a question match by match, where each rewrite needs what the text says around its match; and the small
+counts such rewrites read in words ("two racks", "a couple of fortnights")."""
 from __future__ import annotations
 
 import re
@@ -19,3 +20,20 @@ def each_match_rewritten(pattern: re.Pattern, text: str,
         text, note = rewritten
         notes.append(note)
     return text, notes
+
+
+# a small count in words, before a noun
+COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "twelve": 12, "sixteen": 16, "a pair of": 2, "a couple of": 2}
+
+
+def count_pattern(*extra: str, decimals: bool = False) -> str:
+    """A capturing group for a count: digits (with decimals if asked) or a count word (or one of `extra`: "a")."""
+    words = sorted([*COUNT_WORDS, *extra], key=len, reverse=True)
+    return r"(\d+" + (r"(?:\.\d+)?" if decimals else "") + "|" + "|".join(words) + r")"
+
+
+def count_value(text: str) -> float:
+    """'16' → 16, 'two' → 2, 'a couple of' → 2, 'a' → 1."""
+    text = text.lower()
+    return float(text) if text[0].isdigit() else COUNT_WORDS.get(text, 1)

@@ -12,23 +12,25 @@ from __future__ import annotations
 
 import re
 
-_FIELD_WORDS = [(re.compile(rf"^(?:{pattern})$", re.I), words) for pattern, words in (
-    (r"tp(\d+)", r"TP \1"), (r"pp(\d+)", r"PP \1"), (r"dp(\d+)", r"DP \1"), (r"ep(\d+)", r"EP \1"),
-    (r"mbs(\d+)", r"micro batch \1"), (r"gbs\d+", ""), (r"(?:seq|ctx)(\d+k?)", r"\1 context"),
-    (r"bs(\d+)|b(?!(?:100|200|300)$)(\d{1,4})", r"batch \1\2"), (r"(\d+)x([a-z][a-z0-9-]*\d[a-z0-9]*)", r"\1x \2"),
-    (r"(\d+)n(\d+)g", r"\1 nodes x \2 GPUs"), (r"kv(fp8|bf16|fp16|int8|int4|fp32)", r"\1 KV cache"),
-    (r"mfu(\d+)", r"\1% MFU"), (r"eff(\d+)", r"\1% of peak bandwidth"),
-    (r"sel(?:ective)?-?recomp(?:ute)?", "selective recompute"), (r"full-?recomp(?:ute)?", "full recompute"),
-    (r"no-?recomp(?:ute)?", "no recompute"), (r"steps?(\d+)", r"\1 steps"), (r"(?-i:(\d+(?:\.\d+)?[BT]))", r"\1 tokens"),
-    # (these name a setting in a name that has others; alone they make no run name: "…-Instruct-AWQ-INT4")
-    (r"fp8|bf16|fp16|fp32|int8|int4|awq|gptq|mxfp4|nvfp4|ring|tree", r"\g<0>"),
-    (r"ar", "all-reduce"), (r"ag", "all-gather"), (r"rs", "reduce-scatter"), (r"a2a", "all-to-all"),
-    (r"(\d+(?:\.\d+)?[KMGT]i?B)", r"a \1 buffer"),
-    (r"(?:19|20)\d{6}|r\d{2,}|s\d{2,}|run\d*|sft|bench|kvprobe|vllm|sglang|megatron|ckpt|job|sweep", ""),
-    (r"llama3(\d)-(\d+b)", r"llama 3.\1 \2"), (r"ds-(r1|v3)", r"deepseek \1"),
+# a field's pattern, how it is said, and whether it is a setting (a name of two or more settings is a run name; a
+# precision, a size or a model alone is not: "…-Instruct-AWQ-INT4")
+_FIELDS = [(re.compile(rf"^(?:{pattern})$", re.I), words, setting) for pattern, words, setting in (
+    (r"tp(\d+)", r"TP \1", True), (r"pp(\d+)", r"PP \1", True), (r"dp(\d+)", r"DP \1", True), (r"ep(\d+)", r"EP \1", True),
+    (r"mbs(\d+)", r"micro batch \1", True), (r"gbs\d+", "", True), (r"(?:seq|ctx)(\d+k?)", r"\1 context", True),
+    (r"bs(\d+)|b(?!(?:100|200|300)$)(\d{1,4})", r"batch \1\2", True),
+    (r"(\d+)x([a-z][a-z0-9-]*\d[a-z0-9]*)", r"\1x \2", True),
+    (r"(\d+)n(\d+)g", r"\1 nodes x \2 GPUs", True), (r"kv(fp8|bf16|fp16|int8|int4|fp32)", r"\1 KV cache", True),
+    (r"mfu(\d+)", r"\1% MFU", True), (r"eff(\d+)", r"\1% of peak bandwidth", True),
+    (r"sel(?:ective)?-?recomp(?:ute)?", "selective recompute", True), (r"full-?recomp(?:ute)?", "full recompute", True),
+    (r"no-?recomp(?:ute)?", "no recompute", True), (r"steps?(\d+)", r"\1 steps", True),
+    (r"(?-i:(\d+(?:\.\d+)?[BT]))", r"\1 tokens", False),
+    (r"fp8|bf16|fp16|fp32|int8|int4|awq|gptq|mxfp4|nvfp4|ring|tree", r"\g<0>", False),
+    (r"ar", "all-reduce", True), (r"ag", "all-gather", True), (r"rs", "reduce-scatter", True),
+    (r"a2a", "all-to-all", True), (r"(\d+(?:\.\d+)?[KMGT]i?B)", r"a \1 buffer", True),
+    (r"(?:19|20)\d{6}|r\d{2,}|s\d{2,}|run\d*|sft|bench|kvprobe|vllm|sglang|megatron|ckpt|job|sweep", "", True),
+    (r"llama3(\d)-(\d+b)", r"llama 3.\1 \2", False), (r"ds-(r1|v3)", r"deepseek \1", False),
 )]
-_SEPARATORS = re.compile(r"[_]")
-# a token of several "_"-joined fields, or of "-"-joined ones two of which are known fields
+# a token of several "_"-joined fields, or of "-"-joined ones at least three of which are settings
 _NAME = re.compile(r"(?:[\w./-]*/)?(?P<name>[A-Za-z][\w.-]*_[\w.-]+)")
 _DASHED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z][\w.]*(?:-[\w.]+){3,})(?![\w.])")
 
@@ -48,39 +50,30 @@ def _said(name: str, separator: str) -> str:
     stem = re.sub(r"\.(?:ya?ml|json|toml|pt|safetensors|log)$", "", name, flags=re.I)
     fields = stem.split(separator)
     run = [next((m for f in fields if (m := pattern.match(f))), None) for pattern in (_GBS, _SEQ, _STEPS)]
-    if all(run):  # "gbs1024_seq4096_steps250000": the run's tokens, as a run card says them
+    settings = 0
+    if all(run):  # "gbs1024_seq4096_steps250000": the run's tokens, as a run card says them (three settings)
         gbs, seq, steps = (m.group(1) for m in run)
         fields = [f for f in fields if not any(m.string == f for m in run)]
         fields.append(f"global batch {gbs} sequences of {seq} tokens for {steps} steps")
-    said, known, unknown = [], 0, []  # fields no convention knows stay joined: "qwen2.5-72b", "gpt-oss-20b"
+        settings = 3
+    said, unknown = [], []  # fields no convention knows stay joined: "qwen2.5-72b", "gpt-oss-20b"
     for field in fields:
-        words = next((pattern.sub(w, field) for pattern, w in _FIELD_WORDS if pattern.match(field)), None)
-        if words is None:
+        known = next(((pattern.sub(words, field), setting) for pattern, words, setting in _FIELDS
+                      if pattern.match(field)), None)
+        if known is None:
             unknown.append(field)
             continue
         if unknown:
             said.append(_joined(unknown, separator))
             unknown = []
-        known += _is_setting(field)
+        words, setting = known
+        settings += setting
         if words:
             said.append(words)
     if unknown:
         said.append(_joined(unknown, separator))
-    known += 3 if all(run) else 0
-    if known < 2:  # not a run name: "all_reduce", "max_model_len", "gpt-oss-20b"
-        return name
-    if separator == "-" and known < 3:
-        return name
-    return ", ".join(said)
-
-
-_NOT_SETTINGS = re.compile(r"^(?:fp8|bf16|fp16|fp32|int8|int4|awq|gptq|mxfp4|nvfp4|ring|tree|\d+(?:\.\d+)?[BT]|"
-                           r"llama3\d-\d+b|ds-(?:r1|v3))$", re.I)
-
-
-def _is_setting(field: str) -> int:
-    """Does this field make the word a run name (a setting), or only name something in one (a precision, a size)?"""
-    return 0 if _NOT_SETTINGS.match(field) else 1
+    # not a run name: "all_reduce", "max_model_len", "gpt-oss-20b", "Meta-Llama-3.1-405B-Instruct-AWQ-INT4"
+    return ", ".join(said) if settings >= (3 if separator == "-" else 2) else name
 
 
 def _joined(fields: list[str], separator: str) -> str:

@@ -592,6 +592,10 @@ _SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
 _UNDERSCORE_GROUPS = re.compile(r"(?<![\w.])\d{1,3}(?:_\d{3})+(?![\w.])")
 _SPACE_GROUPS = re.compile(r"(?<![\w.,])(\d{1,3})((?: \d{3})+)(?![\w]|[.,]\d)")
 _ARITHMETIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s*(?:\*\*|\*|\^)\s*\d+(?:\.\d+)?)+(?![\w.])")
+# code's ways of writing a number: a shift ("1<<30", "3 << 29") and hex ("0x8000")
+_SHIFT = re.compile(r"(?<![\w.])(\d+)\s*<<\s*(\d+)(?![\w.])")
+_HEX = re.compile(r"(?<![\w.])0x([0-9a-f]+)\b", re.I)
+_INTEGER_POWER = re.compile(r"(?<![\w.*])(\d+)\s*\*\*\s*(\d{1,2})(?![\w.*])")  # "2**31" (not inside "4*1024**3")
 _TIMES_1024 = re.compile(r"(?<![\w.])(\d+)\s*[x×]\s*1024(?=\s*(?:-?tokens?|tok|ctx|context)\b)|"
                          r"\b(len|seq|of|at) (\d+)\s*[x×]\s*1024\b")
 
@@ -621,8 +625,16 @@ def _times_1024(m: re.Match) -> str:
     return str(int(m.group(1)) * 1024) if m.group(1) else f"{m.group(2)} {int(m.group(3)) * 1024}"
 
 
-def _numbers_written_out(text: str) -> str:
+def code_numbers(text: str) -> str:
+    """Numbers spelt the way code spells them, as the number they make: "65_536", "1<<30", "0x8000", "2**31"."""
     text = _UNDERSCORE_GROUPS.sub(lambda m: m.group(0).replace("_", ""), text)
+    text = _SHIFT.sub(lambda m: str(int(m.group(1)) << int(m.group(2))), text)
+    text = _HEX.sub(lambda m: str(int(m.group(1), 16)), text)
+    return _INTEGER_POWER.sub(lambda m: str(int(m.group(1)) ** int(m.group(2))), text)
+
+
+def _numbers_written_out(text: str) -> str:
+    text = code_numbers(text)
     text = _SPACE_GROUPS.sub(_grouped, text)
     text = _TIMES_1024.sub(_times_1024, text)
     return _ARITHMETIC.sub(_evaluated, text)
