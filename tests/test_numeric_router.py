@@ -265,6 +265,10 @@ def test_typos_aliases_and_ambiguous_names_are_read_and_said(question, model, re
 @pytest.mark.parametrize("question", [
     "how much vram does gemma 2 27b need", "tokens per second for llama 4 maverick on h100",
     "falcon 180b in int4, how big?",
+    # a size beside an unknown name is still no model we know: no weights-only guess on the bare count
+    "Command R+ (104B parameters), fp8 weights, one H200 - headroom?",
+    "meta's llama 4 maverick moe (400b total) in fp8 - how many h100s to hold it?",
+    "command r+ kv bytes per token with an fp8 cache?",
 ])
 def test_unknown_models(question):
     routed = route_numeric(question)

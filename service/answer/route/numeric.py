@@ -864,7 +864,7 @@ def _routed(question: str, previous: NumericRequest | None, computes: str | None
     if calculator is None:
         return None
     out = _inputs(calculator, r, s)
-    if s.unknown_model and "model" not in s.values and "params" not in s.values:
+    if s.unknown_model and "model" not in s.values:  # a size beside the name does not make it a model we know
         return UnknownModel(s.unknown_model, closest_models(s.unknown_model))
     if s.unknown_gpu and not _restates(s.unknown_gpu, s.values.get("gpu")):  # ("the tpu pod … one tpu v5e chip")
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))

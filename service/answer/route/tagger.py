@@ -1255,6 +1255,8 @@ def _name_part(t: Token) -> bool:
         return True
     if t.text[:1].isdigit() and t.like_num:
         return True
+    if t.text.endswith("+") and t.lower_[:-1] in _NAME_SUFFIXES:
+        return True  # "command r+"
     return t.is_alpha and (t.lower_ in _NAME_SUFFIXES or t.lower_ in _FAMILIES or len(t.text) == 1)
 
 
