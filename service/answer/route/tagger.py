@@ -1083,7 +1083,7 @@ def _quantity(span: Span) -> Tag | None:
                        note=f"“{span.text}” read as bytes per second ({number:g} GB/s; Gb/s would be bits)")
     elif kind == "tokens":
         if words[0] in ("k", "thousand"):
-            value = number * _k(number, words[0])
+            value = number * thousand(number, words[0])
             unit = texts[0]
         elif words[0] in _MULTIPLIERS:
             value = number * _MULTIPLIERS[words[0]]
@@ -1104,9 +1104,10 @@ def _quantity(span: Span) -> Tag | None:
     return Tag("QUANTITY", kind, span.start, span.end, span.text, value, unit)
 
 
-def _k(number: float, word: str) -> float:
-    """'k' on a token count: 1,024 when the number is a power of two (context windows: 32k = 32,768), else 1,000."""
-    if word == "k" and number >= 1 and float(number).is_integer() and math.log2(number).is_integer():
+def thousand(number: float, word: str = "k") -> float:
+    """'k' on a token count: 1,024 (context windows: 32k = 32,768, 24k = 24,576), except on round hundreds
+    ("100k" = 100,000) and fractions ("1.5k" = 1,500); "thousand" is always 1,000."""
+    if word == "k" and number >= 1 and float(number).is_integer() and number % 100:
         return 1024.0
     return 1000.0
 
