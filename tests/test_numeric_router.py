@@ -2199,3 +2199,35 @@ def test_small_arithmetic_is_worked_out(question, calculator, expected):
 ])
 def test_serving_replicas_are_no_data_parallelism(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# A range or a rough figure with the one to use said (batch 78) is that one figure; the end not chosen is noise
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("zero-3 for llama 3.1 70b across anywhere from 32 to 128 gpus; assume the minimum. model states per gpu?",
+     "memory", {"gpus": 32, "zero_stage": 3}),
+    ("fsdp of llama 3.1 8b on 2-4 nodes of 8 h100 each (assume the minimum node count), sharded state per gpu?",
+     "memory", {"gpus": 16}),
+    ("kv for llama 3.1 8b, 4-8 users of 16k-32k tokens, plan for the worst case, bf16 cache", "kv_cache",
+     {"batch": 8, "context": 32768}),
+    ("qwen2.5 72b fp8 on h100s, tp 4 or tp 8 — we're going with tp 8. one stream, no kv. ms per token?", "decode",
+     {"gpus": 8}),
+    ("llama 3.1 8b on one h100, bandwidth efficiency between 50% and 70%, take 70%. tok/s, batch 1?", "decode",
+     {"efficiency": 0.7}),
+    ("all-reduce on 8 ranks, busbw somewhere between 350 and 380 GB/s; take the lower one. algbw?", "collective",
+     {"busbw": 350e9}),
+    ("broadcast a 7-8 GB shard (7.5 GB exactly) to 4 gpus over pcie gen4, time?", "collective", {"size": 7.5e9}),
+    ("mistral 7b kv with ~8k-ish prompts, call it 8192, 40 requests at once, bf16 cache", "kv_cache",
+     {"context": 8192, "batch": 40}),
+    ("h100 pcie, int8 gemm at ~100-ish ops per byte, call it 96 — attainable int8?", "roofline", {"intensity": 96}),
+    ("deepseek r1 traces run 20k–30k tokens; worst case is 30,000. one trace, bf16 latent cache — how big?",
+     "kv_cache", {"context": 30000}),
+    ("fine-tuning gpt-oss-20b or gpt-oss-120b, budget for the bigger of the two: full training checkpoint size?",
+     "memory", {"model": "gpt-oss-120b"}),
+])
+def test_a_range_with_its_choice_said_is_the_figure_chosen(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_range_with_no_choice_said_is_left_as_typed():
+    routed = _route("llama 3.1 8b kv cache at 32k for 8 or 16 users?")
+    assert not any("read as" in a and "or 16" in a for a in routed.assumed)

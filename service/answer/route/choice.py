@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from calculators.registry import models
+
 from .tagger import tag
 
 _LABEL = r"(?:option|plan|config|cluster|setup|layout|route|choice)\s+([a-z]|\d)\b"
@@ -43,6 +45,9 @@ _PICKED = re.compile(
     r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+in\b[^?]*)?\?",
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
+# "budget the disk for the bigger of the two", "the smaller model": the option whose model is the bigger one
+_BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))"
+                      r"(?:\s+(?:of\s+the\s+two|one|model|of\s+them))\b", re.I)
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
 _KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK")
 
@@ -143,6 +148,9 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     ordinal = _ORDINAL.search(question, options[-1][1] - 1)  # (a pick comes after the options it picks from)
     if ordinal:
         return min(_ORDER[(ordinal.group(1) or ordinal.group(2)).lower()], len(options) - 1)
+    by_size = _BY_SIZE.search(question, options[-1][1] - 1)
+    if by_size:
+        return _by_model_size(question, options, bigger=bool(by_size.group("big")))
     for m in _PICKED.finditer(question, options[-1][1] - 1):
         words = {w for w in re.findall(r"[\w.+-]+", (m.group("x") or m.group("y") or m.group("z")).lower())} - _STOP
         if not words:
@@ -154,3 +162,15 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         if len(holding) == 1:
             return holding[0]
     return None
+
+
+def _by_model_size(question: str, options: list[tuple[int, int]], bigger: bool) -> int | None:
+    """The option whose one model has the most (or fewest) parameters; None unless each option names one model."""
+    sizes = []
+    for start, end in options:
+        named = {t.key for t in tag(question[start:end]).tags if t.label == "MODEL"}
+        if len(named) != 1:
+            return None
+        sizes.append(models().entries[named.pop()].params.total)
+    return sizes.index(max(sizes) if bigger else min(sizes))
+

@@ -48,6 +48,7 @@ from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
 from .choice import as_one_option
+from .ranges import as_one_value
 from .arithmetic import as_worked_out
 from .described import as_named
 from .model_descriptions import as_model_names
@@ -830,7 +831,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     article), which "it" and a question naming no calculator lean on."""
     for plain in (as_plain_characters, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
-    question, said = corrected(question)
+    question, said = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
+    question, corrections = corrected(question)
+    said += corrections
     question = without_background(question)
     for reading in (as_one_option, as_gpus, as_nodes, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote

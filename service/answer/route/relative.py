@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .rewrite import each_match_rewritten
-from .tagger import Tag, tag, thousand
+from .tagger import Tag, in_thousands, tag, thousand
 
 _FACTOR_WORDS = {"double": 2.0, "doubled": 2.0, "twice": 2.0, "triple": 3.0, "tripled": 3.0, "thrice": 3.0,
                  "quadruple": 4.0, "half": 0.5, "halve": 0.5, "halved": 0.5}
@@ -61,7 +61,7 @@ def with_relative_amounts(question: str) -> tuple[str, list[str]]:
 
 def _share_of_a_figure(match: re.Match, text: str) -> tuple[str, str] | None:
     number = float(match.group("number"))
-    new = (_thousands(number * thousand(number) * share_of(match.group("share")), " ") if match.group("k")
+    new = (in_thousands(number * thousand(number) * share_of(match.group("share")), " ") if match.group("k")
            else _fmt(number * share_of(match.group("share"))))
     return text[:match.start()] + new + " " + text[match.end():], f"“{match.group(0).strip()}” read as {new}"
 
@@ -79,7 +79,7 @@ def _apply(match: re.Match, text: str) -> tuple[str, str] | None:
     value = float(number.group(0).replace(",", ""))
     rest = figure[number.end():]
     if re.match(r"k\b", rest, re.I):  # "100k tokens" 10% more is 110,000 tokens, not a new "110k" read anew
-        scaled = _thousands(value * thousand(value) * _factor(match), rest[1:])
+        scaled = in_thousands(value * thousand(value) * _factor(match), rest[1:])
     else:
         scaled = _fmt(value * _factor(match)) + rest
     new = figure[:number.start()] + scaled
@@ -123,16 +123,6 @@ def _at(head: str, tags: list[Tag]) -> tuple[int, str] | None:
     """The last of the tags, by where its text stands in `head`."""
     placed = [(head.rfind(t.text), t.text) for t in tags if head.rfind(t.text) >= 0]
     return max(placed) if placed else None
-
-
-def _thousands(tokens: float, rest: str) -> str:
-    """A token count written back so that it reads as itself: "64k" (65,536), "110000 tokens" (not "110k")."""
-    tokens = round(tokens, 6)  # 100k × 1.1 is 110,000, not 110,000.00000000001
-    for unit in (1024, 1000):
-        k = tokens / unit
-        if k.is_integer() and k >= 1 and thousand(k) == unit:
-            return f"{k:.0f}k{rest}"
-    return (f"{tokens:,.0f}" if tokens.is_integer() else _fmt(tokens)) + (rest or " tokens")
 
 
 def _fmt(value: float) -> str:

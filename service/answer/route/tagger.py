@@ -867,6 +867,7 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
     # a cue whose last word begins a part's name is not that cue: "how many gb200" is not "how many gb"
     names = {span.start for span in spans if span.label_ in ("GPU", "MODEL")}
     spans = [span for span in spans if not (span.label_ == "CUE" and span.end - 1 in names and len(span) > 1)]
+    spans = [span for span in spans if not _says_a_length(doc, span)]
     precisions = {span.start: span for span in spans if span.label_ == "PRECISION"}
     tags = []
     for span in filter_spans(spans):
@@ -878,6 +879,19 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
             continue
         tags.append(Tag(span.label_, span.kb_id_, span.start, span.end, span.text, note=note))
     return tags
+
+
+# what runs to a length: "traces run 20k tokens", "our prompts run about 2k" ("can we run 8 users" still runs)
+_RUN_TO_A_LENGTH = {"traces", "prompts", "requests", "sessions", "conversations", "chats", "docs", "documents",
+                    "contexts", "sequences", "transcripts", "threads", "inputs", "outputs", "answers", "completions"}
+
+
+def _says_a_length(doc: Doc, span: Span) -> bool:
+    """The "run" cue said of how long things are, not of running a model."""
+    if span.label_ != "CUE" or span.kb_id_ != "run" or span.start == 0 or doc[span.start - 1].lower_ not in _RUN_TO_A_LENGTH:
+        return False
+    after = doc[span.end:span.end + 3]
+    return any(t.like_num for t in after)
 
 
 def _merge_number_words(doc: Doc) -> None:
@@ -1110,6 +1124,16 @@ def thousand(number: float, word: str = "k") -> float:
     if word == "k" and number >= 1 and float(number).is_integer() and number % 100:
         return 1024.0
     return 1000.0
+
+
+def in_thousands(tokens: float, rest: str) -> str:
+    """A token count written back so that it reads as itself: "64k" (65,536), "110000 tokens" (not "110k")."""
+    tokens = round(tokens, 6)  # 100k × 1.1 is 110,000, not 110,000.00000000001
+    for unit in (1024, 1000):
+        k = tokens / unit
+        if k.is_integer() and k >= 1 and thousand(k) == unit:
+            return f"{k:.0f}k{rest}"
+    return (f"{tokens:,.0f}" if tokens.is_integer() else f"{tokens:.4g}") + (rest or " tokens")
 
 
 # rates written out: "190 gigabytes per second", "400 gigabits per second"
