@@ -2231,3 +2231,28 @@ def test_a_range_with_its_choice_said_is_the_figure_chosen(question, calculator,
 def test_a_range_with_no_choice_said_is_left_as_typed():
     routed = _route("llama 3.1 8b kv cache at 32k for 8 or 16 users?")
     assert not any("read as" in a and "or 16" in a for a in routed.assumed)
+
+
+# A learner's own result is what is checked, never an input (batch 80); a family with its size said apart (batch 79)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("gpt-oss-20b in mxfp4 on a 4090, one user — i worked out ~90 tok/s. am I off?", "decode",
+     {"model": "gpt-oss-20b", "batch": 1, "primary": "tokens_per_s_per_sequence"}),
+    ("llama 3.1 70b bf16, TP=4 on H100 SXM, 32 sequences at 8k context — I get ~25 ms per decode step. right?",
+     "decode", {"gpus": 4, "batch": 32, "primary": "step_time_s"}),
+    ("qwen 72b fp8 on two MI325X with tensor parallel, batch 16 at 16k tokens each — i calculated 600 tok/s total. "
+     "what do you get?", "decode", {"gpus": 2, "batch": 16, "primary": "aggregate_tokens_per_s"}),
+    ("llama 3.1 8b fp16 on an h100 pcie, batch 1 — my math says 56 tok/s. check?", "decode",
+     {"gpu": "h100-pcie", "primary": "tokens_per_s_per_sequence"}),
+    ("quick q\nllama 3.1\nthe 8b one\n32 users\n8k each\nbf16 kv\nkv total?", "kv_cache",
+     {"model": "llama-3.1-8b", "batch": 32, "context": 8192}),
+    ("hmm\ndsv3\nhow big is one full training ckpt\n(bf16 weights, fp32 master copy, both adam moments, grads not saved)",
+     "memory", {"model": "deepseek-v3", "primary": "checkpoint_bytes"}),
+])
+def test_a_claimed_result_or_a_burst_of_lines_is_read(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_claimed_size_with_no_other_cue_still_asks_the_size():
+    assert isinstance(route_numeric("pretty sure Phi-3 medium in int4 is ~7 GB, confirm?"), UnknownModel)
+    routed = _route("pretty sure mixtral 8x7b in fp8 is ~47 GB, confirm?")
+    assert routed.calculator == "memory" and routed.inputs.get("precision") == "fp8"

@@ -19,8 +19,10 @@ from .tagger import Reading, Tag
 _CHECKING = re.compile(r"\b(?:sanity[- ]check|verify|double[- ]check|checking my|check my|is (?:that|this|it) right|"
                        r"am i right|right\s*\?|correct\s*\?|close\s*\?|did i|does that look|"
                        r"seems? (?:too|off|high|low)|my (?:math|maths|number|arithmetic|estimate)|"
-                       r"really (?:only|just)|is (?:it|that|this) really|true or false|\bcheck\s*[?!])", re.IGNORECASE)
-_CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be"}
+                       r"really (?:only|just)|is (?:it|that|this) really|true or false|\bcheck\s*[?!]|am i off|"
+                       r"what do you get|is (?:that|this) how you'?d|confirm\s*[?!.]?$|right\s*[.?]\s*$)", re.IGNORECASE)
+_CLAIMS = {"got", "get", "estimate", "say", "=", "≈", "~", "so", "reckon", "think", "be", "calculated", "computed",
+           "says", "figured", "out"}  # ("my math says 56 tok/s", "i worked out ~90 tok/s")
 _THRESHOLD = {"than", "under", "below", "above", "exceeds", "least", "most"}  # "true or false: faster than 50 tok/s"
 _FIGURES = ("QUANTITY", "COUNT", "NUMBER")
 _EXPECTING = re.compile(r"\b(?:should|expect|expected|ought to|supposed to|the most|upper bound|by the numbers|"
@@ -39,10 +41,19 @@ def without_claimed_results(question: str, r: Reading) -> Reading:
     if not _CHECKING.search(question):
         against_a_bar = _AGAINST_A_BAR.search(question) and not _ASKS_A_FIGURE.search(question)
         return _without_the_bar(r) if against_a_bar else r
-    claimed = {id(t) for t in r.tags if t.label in _FIGURES and _claimed(r, t)}
+    claimed = [t for t in r.tags if t.label in _FIGURES and _claimed(r, t)]
+    gone = {id(t) for t in claimed}
     # the threshold a claim is checked against ("faster than 50 tok/s") says nothing about what to compute
-    kept = [t for t in r.tags if id(t) not in claimed and not (t.key == "outside" and "than" in t.text.lower())]
-    return Reading(r.question, r.words, kept + [_checking(r)])
+    kept = [t for t in r.tags if id(t) not in gone and not (t.key == "outside" and "than" in t.text.lower())]
+    # what was claimed is what is asked: "Phi-3 medium in int4 is ~7 GB, confirm?" asks a size, "I get ~25 ms per
+    # decode step. right?" a step's time
+    asked = [Tag("CUE", _CLAIMS_ASK[t.key], t.start, t.start, "") for t in claimed if t.key in _CLAIMS_ASK]
+    return Reading(r.question, r.words, kept + asked + [_checking(r)])
+
+
+_CLAIMS_ASK = {"bytes": "how_big", "seconds": "latency"}
+_SETTINGS = {"tp", "pp", "dp", "ep", "batch", "bs", "ctx", "context", "seq", "seqlen", "mbs", "gbs", "n", "ranks", "gpus",
+             "nodes", "mfu", "efficiency", "eta", "η", "b", "s", "t"}
 
 
 def _checking(r: Reading) -> Tag:
@@ -111,6 +122,8 @@ def _claimed(r: Reading, t: Tag) -> bool:
         return False  # "if I only get 80% of its bandwidth": a condition set, not a result claimed
     if "true or false" in r.question.lower():  # the statement's figures are its setup; only the threshold is claimed
         return bool(_THRESHOLD & before)
+    if r.words[t.start - 2:t.start] and r.words[t.start - 1] == "=" and r.words[t.start - 2] in _SETTINGS:
+        return False  # "TP=4 on H100 SXM — I get ~25 ms": a setting, not a result
     my_number = "is" in before and "number" in r.words[max(t.start - 4, 0):t.start]  # not "the batch is 8"
     comes_out = r.words[max(t.start - 3, 0):t.start] in (["comes", "out", "at"], ["come", "out", "at"])
     return bool(_CLAIMS & before) or my_number or comes_out or r.words[t.end:t.end + 1] in (["?"], [".", "check"])

@@ -25,6 +25,9 @@ _DESCRIPTIONS = [(re.compile(pattern, re.I), name) for pattern, name in (
     # "alibaba's 72b from the qwen 2.5 series", "alibaba's 7b (qwen 2.5 generation)"
     (r"\balibaba'?s\s+(\d+)b(?:\s+from\s+the\s+qwen\s*2\.5\s+(?:series|line|generation|family)|\s*\(qwen\s*2\.5\s+"
      r"(?:gen|generation|series|line|family)\))?", lambda m: f"qwen2.5 {m.group(1)}b"),
+    # a family, then its size said apart: "llama 3.1\nthe 8b one", "qwen 2.5 (the 72b one)", "llama 3.1, the 70b"
+    (r"\b(llama\s*3(?:\.1)?|qwen\s*2\.5|gpt-oss)[\s,:(—-]+the\s+(\d+)b(?:\s+(?:one|model|version))?\)?",
+     lambda m: f"{m.group(1)} {m.group(2)}b"),
     # OpenAI's open-weight pair
     (r"\bopenai'?s\s+(?:small|smaller|little)\s+open(?:-weights?)?\s+model\b", "gpt-oss-20b"),
     (r"\bopenai'?s\s+(?:big|bigger|large|larger)\s+open(?:-weights?)?\s+model\b", "gpt-oss-120b"),

@@ -124,7 +124,7 @@ def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
     return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
                and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
-               and not (t.key == "what_does" and _in_a_unit(r, t))
+               and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check")))  # "… what do you get?"
                for t in r.of("CUE"))
 
 
@@ -229,8 +229,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
     word = cue.text.lower()
-    if {"no", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start]):
-        return True  # "(assume no paging savings)": a condition set aside, not what is asked
+    if {"no", "not", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start]):
+        return True  # "(assume no paging savings)", "(grads not saved)": a condition set aside, not what is asked
     if _after_the_question(r, cue) and _in_a_sentence_asking_nothing(r, cue):
         return True  # "… fit on one 8x mi300x node? we pay $2.10/hr per card so id rather not buy a second": why
     if _in_the_setup(r, cue):
