@@ -242,6 +242,7 @@ def test_topology_is_nodes_times_gpus_and_the_model_is_said():
     "all-reduce 1 GB over 8 910cs",
     "is a mi8 enough for mistral 7b bf16",  # an Instinct code with one digit
     "all-reduce 1 GB over 8 cloud ai 100s",  # a name made of ordinary words and a number
+    "how many m i four hundred fifty x do i need for deep seek v three in f p eight",  # dictated
 ])
 def test_unknown_hardware_is_never_the_default_h100(question):
     routed = route_numeric(question)

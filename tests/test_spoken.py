@@ -13,11 +13,21 @@ from service.answer.route.spoken import written
     ("on four no sorry eight h two hundreds", "on 8 h200s"),
     ("okay so mist roll seven b in half precision on a forty ninety", "okay so mistral 7 b in half precision on a 4090"),
     ("t p u v five p int eight kernel at five hundred ops per byte", "tpu v 5 p int 8 kernel at 500 ops per byte"),
-    ("two hundred fifty six m i three hundred x at forty five percent m f u", "256 mi 300 x at 45 percent mfu"),
+    ("two hundred fifty six m i three hundred x at forty five percent m f u", "256 mi300x at 45 percent mfu"),
     ("intensity sixty four on an a one hundred forty gig", "intensity 64 on an a100 40 gig"),
     ("mist roll seven b f p sixteen on an l four", "mistral 7 b fp 16 on an l4"),
     ("a hundred twenty eight k context on one point five trillion tokens", "128 k context on 1.5 trillion tokens"),
     ("how much is left on each one", "how much is left on each one"),
+    # mishearings, a card's number said as a pair of tens, and spelt parts
+    ("mixed trawl eight by twenty two b in f p eight", "mixtral 8 x 22 b in fp 8"),
+    ("quinn two point five seven b", "qwen 2.5 7 b"),
+    ("deep sea v three on two thousand forty eight h one hundreds", "deepseek v 3 on 2048 h100s"),
+    ("on an r t x fifty ninety sixteen users", "on an rtx 5090 16 users"),
+    ("two p cs with one fifty ninety each", "2 pcs with 1 5090 each"),
+    ("ridge point of the h one hundred p c i e", "ridge point of the h100 pcie"),
+    ("on g b three hundreds", "on gb300s"),
+    ("how many m i four hundred fifty x", "how many mi450x"),
+    ("an a one hundred s x m the forty gig version", "an a100 sxm 40gb"),
 ])
 def test_a_dictated_question_is_written_as_it_would_be_typed(dictated, typed):
     assert written(dictated) == typed

@@ -15,7 +15,9 @@ import re
 from word2number import w2n
 
 _SOUND_ALIKES = [(re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in (
-    (r"quen", "qwen"), (r"mist roll|mistrol", "mistral"), (r"mixed roll|mix roll|mixtrol", "mixtral"),
+    (r"quen|quinn|kwen", "qwen"), (r"mist roll|mistrol", "mistral"),
+    (r"mixed roll|mix roll|mixtrol|mixed trawl|mix trawl|mixed trial|mixed rail", "mixtral"), (r"deep sea", "deep seek"),
+    (r"p cs", "pcs"), (r"p c(?! i e)", "pc"),
     (r"gowdy|gaudy", "gaudi"), (r"rocky", "roce"), (r"infini band", "infiniband"),
     (r"neuron link", "neuronlink"), (r"n v link|en vee link|envy link", "nvlink"), (r"deep seek", "deepseek"),
     (r"(?:bee|b|brain) float", "bf"), (r"gee pee tee", "gpt"), (r"oh ess ess", "oss"),
@@ -34,7 +36,7 @@ _PLURAL_SCALES = {"hundreds": "hundred", "thousands": "thousand"}  # "eight h on
 _NUMBER_WORDS = set(_UNITS) | set(_TEENS) | set(_TENS) | _SCALES | set(_PLURAL_SCALES)
 # what spelt letters join into ("t p u v five p" is "tpu v5p", not "tpuv 5 p")
 _SPELT = {"fp", "bf", "tpu", "mi", "mfu", "hfu", "ndr", "hdr", "xdr", "dgx", "gpt", "nvfp", "mxfp", "kv", "tp", "pp",
-          "dp", "ep", "nv", "ib", "hbm", "gb", "tb", "mb", "gpu", "gpus", "ici", "rtx", "gh", "sxm", "nvl"}
+          "dp", "ep", "nv", "ib", "hbm", "gb", "tb", "mb", "gpu", "gpus", "ici", "rtx", "gh", "sxm", "nvl", "pcie"}
 _MULTIPLIER_LETTERS = {"b", "k", "m", "t"}  # "seven b": the number's multiplier, not a spelt name
 _READ = _NUMBER_WORDS | set(_LETTER_WORDS) | {"point", "and", "a", "no", "wait", "sorry", "i", "mean", "each", "which",
                                              "that", "this", "the", "every", "single"}
@@ -54,7 +56,11 @@ def written(question: str) -> str:
         text = pattern.sub(replacement, text)
     # only the words this reads are lower-cased: "Gb/s" and "GB/s" keep their case (bits and bytes)
     words = [_LETTER_WORDS.get(w.lower(), w.lower() if w.lower() in _READ or len(w) == 1 else w) for w in text.split()]
-    return " ".join(_parts_glued(_letters_joined(_numbers(_corrected(words)))))
+    text = " ".join(_parts_glued(_letters_joined(_numbers(_corrected(words)))))
+    return _MEMORY_VARIANT.sub(r"\1gb", text)  # "an a100 sxm the 40 gig version": the 40 GB part
+
+
+_MEMORY_VARIANT = re.compile(r"\bthe (\d+) (?:gig|gigs|gigabyte|gb) (?:version|variant|model|one|card)\b", re.I)
 
 
 def _corrected(words: list[str]) -> list[str]:
@@ -97,6 +103,13 @@ def _numbers(words: list[str]) -> list[str]:
                 and out and out[-1] in _PART_NUMBERS:
             out.append(_spoken_number(run[:2]))  # "an a one hundred forty gig": the A100, then its 40 GB
             i += 2
+        elif (pair := _card_pair(run)) is not None and len(run) > 2:
+            # "an r t x fifty ninety sixteen users", "one fifty ninety each": the card's number is a pair of tens
+            i += pair
+            if pair:
+                out.append(_spoken_number(words[i - pair:i]))
+            out.append(_spoken_number(words[i:i + 2]))
+            i += 2
         elif run and not set(run) <= _SCALES:
             out.append(_spoken_number(run))
             i = j
@@ -107,6 +120,11 @@ def _numbers(words: list[str]) -> list[str]:
             out.append(words[i])  # a scale word alone stays a word: "fourteen point eight trillion"
             i += 1
     return out
+
+
+def _card_pair(run: list[str]) -> int | None:
+    """Where two tens words in a row ("fifty ninety", a card's number) start in a run of number words, if any."""
+    return next((k for k in range(len(run) - 1) if run[k] in _TENS and run[k + 1] in _TENS), None)
 
 
 def _spoken_number(run: list[str]) -> str:
@@ -151,7 +169,8 @@ def _letters_joined(words: list[str]) -> list[str]:
 # A part's letter said apart from its number: "h one hundred" → "h100", "b two hundreds" → "b200s", "a one hundred"
 # → "a100", "l four" → "l4" (only with the numbers those parts have, so "seventy b" stays a size)
 _PART_NUMBERS = {"h": {"100", "200", "20", "800"}, "b": {"100", "200", "300"}, "a": {"100", "10", "800"},
-                 "l": {"4", "40"}}
+                 "l": {"4", "40"}, "gb": {"200", "300"}, "gh": {"200"}}
+_MI = re.compile(r"^\d{3}$")  # "m i 450 x": AMD's parts are MI and three digits, a letter after (glued on)
 
 
 def _parts_glued(words: list[str]) -> list[str]:
@@ -159,6 +178,10 @@ def _parts_glued(words: list[str]) -> list[str]:
     for w in words:
         number = w[:-1] if w.endswith("s") and w[:-1].isdigit() else w
         if out and out[-1] in _PART_NUMBERS and number in _PART_NUMBERS[out[-1]]:
+            out[-1] += w
+        elif out and out[-1] == "mi" and _MI.match(number):
+            out[-1] += w
+        elif out and re.fullmatch(r"mi\d{3}", out[-1]) and w in ("x", "a", "xs"):
             out[-1] += w
         else:
             out.append(w)
