@@ -1046,6 +1046,26 @@ def test_sheet_lines_systems_and_rates_in_words(question, calculator, expected):
      "collective", {"nodes": 4, "gpus_per_node": 8}),
     ("wie viel Speicher braucht llama 3.1 70b in fp8 mit 32k Kontext für 16 Nutzer?", "memory",
      {"batch": 16, "context": 32768}),
+    # Polish, Turkish, Dutch, Indonesian, Chinese and Japanese (batch 82)
+    ("ile kart MI250X potrzeba minimalnie na mixtral 8x7b w bf16? liczę same wagi", "memory",
+     {"gpu": "mi250x", "primary": "min_gpus"}),
+    ("llama 3 70b'yi ZeRO-3 ile 32 GPU'da eğitirsem GPU başına ağırlık + gradyan + Adam durumları ne kadar bellek?",
+     "memory", {"gpus": 32, "zero_stage": 3, "primary": "training_state_bytes"}),
+    ("13 milyar parametreli bir modeli 1 trilyon token ile 256 MI300X üzerinde %38 MFU ile bf16'da eğitmek kaç gün "
+     "sürer?", "training", {"params": 13e9, "tokens": 1e12, "gpus": 256, "mfu": 0.38}),
+    ("hoe groot wordt de KV-cache van mistral 7b bij een half miljoen tokens context, één sequentie, bf16?",
+     "kv_cache", {"context": 500_000, "batch": 1}),
+    ("berapa GB KV cache llama 3 8b untuk 64 pengguna, masing-masing konteks 4k token, cache bf16?", "kv_cache",
+     {"batch": 64, "context": 4096}),
+    ("Ein Modell mit 32 Mrd. Parametern in fp8 – passt das auf eine einzelne H100 NVL? Wie viel bleibt frei?",
+     "memory", {"params": 32e9, "gpu": "h100-nvl", "primary": "free_bytes"}),
+    ("qwen2.5 72b 用 fp8，在 2 张 H200 上做张量并行，batch 1，每秒能出多少 token？", "decode", {"gpus": 2, "batch": 1}),
+    ("4 个节点、每节点 8 张 H200，节点间每卡 400 Gb/s，做 4 GB 的 all-reduce，扁平 ring 要多久？", "collective",
+     {"nodes": 4, "gpus_per_node": 8, "size": 4e9}),
+    ("llama 3.1 70b を int4 で B300 1 枚に載せて、バッチ 1 なら 1 トークンあたり何ミリ秒？", "decode",
+     {"gpu": "b300", "gpus": 1, "primary": "step_time_s"}),
+    ("qwen2.5 72b を 18 兆トークンで学習させる場合、H100・bf16・MFU 40% で何 GPU 時間かかる？", "training",
+     {"tokens": 18e12, "mfu": 0.4, "primary": "gpu_hours"}),
     # local runners: GGUF quant names, llama-server's parallel slots, "tk/s"
     ("llama 3.1 8b Q4_K_M on a 4090, whats the theoretical max tk/s", "decode", {"precision": "int4"}),
     ("running llama-server with llama 3.1 8b F16 gguf, -np 4 so 4 slots of 8k ctx each, fp16 kv. total vram "
