@@ -2277,3 +2277,29 @@ def test_a_claimed_size_with_no_other_cue_still_asks_the_size():
     assert isinstance(route_numeric("pretty sure Phi-3 medium in int4 is ~7 GB, confirm?"), UnknownModel)
     routed = _route("pretty sure mixtral 8x7b in fp8 is ~47 GB, confirm?")
     assert routed.calculator == "memory" and routed.inputs.get("precision") == "fp8"
+
+
+# The answer asked at a scope (batch 83): a fleet's KV cache is every replica's sequences in one batch
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("deepseek v3 kv for the whole fleet: 12 replicas x 24 concurrent chats x 16k tokens each, bf16 latent cache",
+     "kv_cache", {"batch": 288, "context": 16384}),
+    ("gpt-oss-20b, a node of 8 gpus each running its own replica with 64 users at 4k - total bf16 kv across the node",
+     "kv_cache", {"batch": 512, "context": 4096}),
+    ("fleet-wide kv: 3 racks × 4 nodes, each node serving 32 concurrent llama 3.1 70b sequences at 8k, bf16 kv — "
+     "total kv cache across the fleet?", "kv_cache", {"batch": 384}),
+    ("llama 3.1 70b bf16 on a tp=8 replica, 64 concurrent users at 4k each with bf16 kv: total memory summed over "
+     "the 8 gpus", "memory", {"batch": 64, "context": 4096}),
+    ("hbm bandwidth of each of the 8 gpus in an hgx b200 box", "roofline", {"gpu": "b200", "primary": "bandwidth"}),
+    ("all-gather so that each of the 4 gpus ends up with the full 1 GiB tensor, over nvlink 4 - how long", "collective",
+     {"ranks": 4, "size": 2**30}),
+    ("4 gb200 nvl72 racks (72 gpus per rack) training qwen2.5 72b on 18T tokens at 30% mfu, how long", "training",
+     {"gpus": 288}),
+    ("4 racks of gb200 nvl72 training qwen2.5 72b on 18T tokens at 30% mfu, how long", "training", {"gpus": 288}),
+])
+def test_an_answer_asked_at_a_scope(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_one_replicas_kv_is_not_multiplied_by_the_fleet():
+    _assert_routed("12 replicas of llama 3.1 8b, each serving 24 chats at 8k — kv per replica?", "kv_cache",
+                   {"batch": 24})

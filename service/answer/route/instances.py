@@ -69,6 +69,7 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
     notes = []
     if not _ANY.search(question):
         return question, notes
+    question = _COUNT_OF_SYSTEMS.sub(r"\g<count> \g<name> \g<noun>", question)  # "4 racks of gb200 nvl72"
     for pattern, gpus, part in _NAMED:
         def said(m: re.Match, gpus=gpus, part=part) -> str:
             tray = m.group("noun") if "tray" in (m.group("noun") or "") else ""  # a GB200 NVL72's compute tray
@@ -76,10 +77,20 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
             lead = m.group(0)[:m.start("count") - m.start()] if m.group("count") else ""
             each = "each " if m.group(0).lower().startswith(("each", "per")) else ""
             if m.group("count"):
+                restated = _RESTATED.match(m.string, m.end())  # "4 gb200 nvl72 racks (72 gpus per rack)"
+                if restated and int(restated.group(1)) == gpus:
+                    restating.append(restated.group(0))
                 return f"{lead}{m.group('count')} nodes x {gpus} {part} GPUs"
             if gpus > 1 and (m.group("noun") or "").endswith("s"):  # "on trn2.48xlarge nodes": how many is said elsewhere
                 says_its_gpus = m.string[m.end():].lstrip().startswith("(")  # "… nodes (16 Trainium2 chips each)"
                 return f"{part} nodes" if says_its_gpus else f"{part} nodes ({gpus} GPUs per node)"
             return f"{each}{gpus} {part} GPUs" if gpus > 1 else f"{each}one {part}"
+        restating: list[str] = []
         question = pattern.sub(said, question)
+        for said_again in restating:
+            question = question.replace(said_again, "", 1)
     return question, notes
+
+
+_COUNT_OF_SYSTEMS = re.compile(rf"\b{_COUNT}(?P<noun>racks?|systems?|pods?)\s+of\s+(?P<name>gb[23]00\s+nvl72)\b", re.I)
+_RESTATED = re.compile(r"\s*\((\d+)\s+(?:gpus?|chips?|cards?)\s+(?:per|each|in each|a)\s*(?:rack|node|system|tray)?\)", re.I)

@@ -49,6 +49,7 @@ from .hierarchy import as_nodes
 from .calendar_words import as_days
 from .choice import as_one_option
 from .ranges import as_one_value
+from .fleet import as_fleet_batch
 from .arithmetic import as_worked_out
 from .described import as_named
 from .model_descriptions import as_model_names
@@ -237,6 +238,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "… and bills $2.19 per million output tokens. Estimate the total memory": a given, not asked
     if word == "what should a":  # "what should a 1 GB all_reduce … take": the time to expect, not advice
         return "take" in r.words[cue.end:] and any(t.start >= cue.end for t in r.of("QUANTITY"))
+    if word == "each of the":  # "hbm bandwidth of each of the 8 gpus": a scope, not stages to sum
+        return any(t.start == cue.end and t.key in ("gpus", "nodes", "ranks", "batch") for t in r.of("COUNT"))
     if word in ("$", "usd", "dollars"):  # "… in bf16? budget is $40k/month": a given in a sentence that asks nothing
         return _in_a_sentence_asking_nothing(r, cue, asides=True)
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
@@ -381,8 +384,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (r.has("adam") and r.has("memory", "state", "how_much"))
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
-    if r.has("tokens_per_s", "decode", "latency", "aggregate", "throughput", "how_fast", "speed", "compute_time",
-             "memory_time"):
+    if (r.has("tokens_per_s", "decode", "latency", "throughput", "how_fast", "speed", "compute_time", "memory_time")
+            or (r.has("aggregate") and not r.has("memory"))):  # ("total memory summed over the 8 gpus")
         return "decode"
     # "the KV cache required to hold one sequence", "sixteen users each hold 65,536 tokens": with no card to
     # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
@@ -835,7 +838,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(question)
     said += corrections
     question = without_background(question)
-    for reading in (as_one_option, as_gpus, as_nodes, as_worked_out, as_days, as_named, as_model_names,
+    for reading in (as_one_option, as_gpus, as_nodes, as_fleet_batch, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes

@@ -889,8 +889,10 @@ _RUN_TO_A_LENGTH = {"traces", "prompts", "requests", "sessions", "conversations"
 
 def _says_a_length(doc: Doc, span: Span) -> bool:
     """The "run" cue said of how long things are, not of running a model."""
-    if span.label_ != "CUE" or span.kb_id_ != "run" or span.start == 0 or doc[span.start - 1].lower_ not in _RUN_TO_A_LENGTH:
+    if span.label_ != "CUE" or span.kb_id_ != "run" or span.start == 0:
         return False
+    if doc[span.start - 1].lower_ not in _RUN_TO_A_LENGTH and doc[span.start - 1].lower_ != "each":
+        return False  # ("each serving 24 chats": what each replica carries, not whether it can)
     after = doc[span.end:span.end + 3]
     return any(t.like_num for t in after)
 

@@ -1,0 +1,51 @@
+"""A KV cache asked for a whole fleet → one batch: the sequences of every replica, node or tray added up.
+
+"kv for the whole fleet: 12 replicas x 24 concurrent chats x 16k tokens each", "a node of 8 gpus each running its
+own replica with 64 users at 4k — total kv across the node", "3 racks × 4 nodes, each node serving 32 sequences at
+8k — total kv across the fleet?", "16 trays of 4 gb200, each tray running 64 streams of 16k — total kv over all
+trays". Read as typed, the batch was one replica's, and the fleet's count a figure left over (or a GPU count). The
+KV cache of a fleet is one replica's times the replicas: the batch becomes the sequences of all of them, said in the
+Assumed line. Only for the KV cache, whose size depends on nothing but the sequences it holds: a fleet's throughput
+or memory per GPU is not one calculation.
+"""
+from __future__ import annotations
+
+import re
+
+from .rewrite import count_pattern, count_value
+
+_COUNT = count_pattern()
+_UNITS = r"replicas?|nodes?|trays?|racks?|servers?|boxes|box|gpus?|cards?|instances?|pods?|deployments?|engines?"
+_SEQUENCES = r"(?:concurrent\s+|parallel\s+|active\s+|live\s+)?(?:users?|chats?|seqs?|sequences?|requests?|streams?|sessions?|conversations?)"
+# "12 replicas x 24 concurrent chats"
+_TIMES = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\s*[x×*]\s*(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\b", re.I)
+# "8 gpus each running its own replica with 64 users", "12 nodes, each node serving 32 concurrent … sequences"
+_EACH = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\b(?P<between>[^.;?]{{0,40}}?)\beach(?:\s+(?:{_UNITS}))?\s+"
+                   rf"(?:(?:is\s+)?(?:running|serving|holding|handling|hosting|with|has|having|takes|taking|gets)\s+)"
+                   rf"(?:its\s+own\s+replica\s+with\s+)?(?P<n>\d+)\s+(?P<what>(?:[\w.-]+\s+){{0,4}}?)"
+                   rf"(?P<seqs>{_SEQUENCES})\b", re.I)
+_KV = re.compile(r"\bkv\b|kv[- ]?cache|latent cache|\bcache\b", re.I)
+_ALL_OF_THEM = re.compile(r"\b(?:whole|entire)\s+(?:fleet|node|cluster|rack|pod|box|deployment)|\bfleet\b|"
+                          r"\bacross\s+(?:the\s+|all\s+)?(?:fleet|node|cluster|replicas|nodes|trays|racks|gpus|cards|"
+                          r"servers|instances|pods|deployment)|\bover\s+all\b|\ball\s+(?:the\s+)?(?:replicas|nodes|"
+                          r"trays|racks|gpus|cards|servers|instances|pods)\b|\bsummed\b|\bcombined\b|\bin total\b", re.I)
+
+
+def as_fleet_batch(question: str) -> tuple[str, list[str]]:
+    """The question with a fleet's sequences as one batch, when it asks the KV cache of all of them."""
+    if not (_KV.search(question) and _ALL_OF_THEM.search(question)):
+        return question, []
+    for pattern in (_TIMES, _EACH):
+        m = pattern.search(question)
+        if m is None:
+            continue
+        units, each = count_value(m.group(1)), int(m.group("n"))
+        total = int(units * each)
+        seqs = m.group("seqs")
+        if pattern is _TIMES:
+            new = f"{total} {seqs}"
+        else:  # the units stay said (a node of 8 GPUs is still 8 GPUs); each one's sequences become all of them
+            new = f"{m.group(1)} {m.group('unit')}{m.group('between')}with {total} {m.group('what')}{seqs} in all"
+        note = f"“{m.group(0)}” read as {total} {seqs.split()[-1]} in all ({units:g} × {each})"
+        return question[:m.start()] + new + question[m.end():], [note]
+    return question, []
