@@ -2303,3 +2303,34 @@ def test_an_answer_asked_at_a_scope(question, calculator, expected):
 def test_one_replicas_kv_is_not_multiplied_by_the_fleet():
     _assert_routed("12 replicas of llama 3.1 8b, each serving 24 chats at 8k — kv per replica?", "kv_cache",
                    {"batch": 24})
+
+
+# Asked on an article's page, leaning on it (batch 86)
+@pytest.mark.parametrize("question, computes, calculator, expected", [
+    ("redo the 32 × 8,192 line for gpt-oss-20b", "kv_cache", "kv_cache", {"batch": 32, "context": 8192}),
+    ("for gpt oss 120b, what does each token past the 128-token window add?", "kv_cache", "kv_cache",
+     {"primary": "kv_bytes_per_token_past_window"}),
+    ("how big is one block for mistral 7b then? 16 tokens, bf16", "kv_cache", "kv_cache", {"context": 16}),
+    ("qwen2.5 72b with 16-token blocks — bytes per block?", "kv_cache", "kv_cache", {"context": 16}),
+    ("the copy-on-write example on llama 3.1 70b instead: 128 blocks of 16 tokens, how many bytes?", "kv_cache",
+     "kv_cache", {"context": 2048}),
+    ("the decode bit, but llama 3.1 8b bf16 on an h200, batch 32 at 8,192 — tok/s per sequence?", "kv_cache",
+     "decode", {"batch": 32, "context": 8192}),
+    ("with an fp8 cache, the llama 3.1 70b 32k prompt is how many GB?", "kv_cache", "kv_cache",
+     {"kv_precision": "fp8", "context": 32768}),
+    ("pulling 4 GB of it back from host memory over pcie gen5 — how long?", "kv_cache", "collective",
+     {"op": "send_recv", "ranks": 2, "link": "pcie5"}),
+    ("shipping 10.7 GB over one 200G hdr link instead?", "kv_cache", "collective", {"op": "send_recv"}),
+    ("how does it look on 8 gaudi 3s with 2 GB?", "collective", "collective", {"op": "all_reduce", "ranks": 8}),
+    ("to compare with that all-reduce: one 4,000,000-token step of llama 3.1 8b on 64 h100s at 40% mfu, seconds?",
+     "collective", "training", {"tokens": 4_000_000, "gpus": 64}),
+])
+def test_a_question_asked_on_an_article_page(question, computes, calculator, expected):
+    routed = route_numeric(question, computes=computes)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+def test_a_product_in_a_training_question_is_still_worked_out():
+    _assert_routed("llama 3.1 8b, 1024 × 4096 tokens per step, on 64 h100s at 40% mfu, training time for one step?",
+                   "training", {"tokens": 1024 * 4096})

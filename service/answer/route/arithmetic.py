@@ -5,7 +5,8 @@ tokens", "(1 + 1) rtx 5090s", "3 × 60 GB/s". Read as typed, each is two figures
 An expression of two plain numbers (a "k", "M", "B" or "T" after either scales it; k is 1,024 in a context, as
 the calculators read "32k") joined by +, *, ×, / (or −, before tokens) is replaced by its value; the Assumed line
 says so. Left as they are: a count times a part or a node ("2 × 8 h100s": nodes of so many GPUs), "64 × 4096-token
-sequences" (a batch of them), "32 x 8192" (a batch and a context, as readers write them), a name ("Mixtral 8×22B"),
+sequences" (a batch of them), "32 x 8192" and "32 × 8,192" (a batch and a context, as readers and the pages write them; in a training question a
+product), a name ("Mixtral 8×22B"),
 a list's dash ("- ctx: 128k - 4 users") and a power ("4*1024**3").
 """
 from __future__ import annotations
@@ -44,12 +45,23 @@ def _worked_out(m: re.Match, text: str) -> tuple[str, str] | None:
     if _MODEL_BEFORE.search(text[:m.start()]):
         return None  # "Mixtral 8×22B" is a name
     a, b = (float(m.group(i).replace(",", "")) * _SCALE[m.group(i + 1)] for i in (1, 4))  # (group 3 is the op)
+    if op in ("×", "*") and _batch_and_context(a, b) and not _TRAINING.search(text) and not _BATCH_SAID.search(text):
+        return None  # "the 32 × 8,192 line": a batch and a context, as the pages write them
     value = {"+": a + b, "-": a - b, "−": a - b, "*": a * b, "×": a * b, "x": a * b, "/": b and a / b}[op]
     if not value or value < 0:
         return None
     said = _said(value, m.group(2) or m.group(5))
     expression = m.group(0)[:len(m.group(0)) - len(m.group("after"))].strip()
     return text[:m.start()] + said + m.group("after") + text[m.end():], f"“{expression}” read as {said}"
+
+
+_BATCH_SAID = re.compile(r"\bbatch\b|\bbs\s*\d|\d+\s+(?:concurrent\s+)?(?:users|seqs|sequences|requests|chats|streams)\b", re.I)
+_TRAINING = re.compile(r"\b(?:gbs|global batch|per step|steps?|train\w*|mfu|6nd)\b", re.I)
+
+
+def _batch_and_context(a: float, b: float) -> bool:
+    """A few hundred sequences times a window-sized context (a power of two from 1,024)."""
+    return a.is_integer() and 1 <= a <= 4096 and b >= 1024 and b.is_integer() and (int(b) & (int(b) - 1)) == 0
 
 
 def _said(value: float, suffix: str) -> str:

@@ -36,6 +36,8 @@ def _tells(piece: str) -> bool:
     return bool(_HISTORY.search(piece) or (_PAPERWORK.search(piece) and not _KEEPS.search(piece)))
 
 
+# "to compare with that all-reduce: one 4M-token step of …, seconds?": why the reader asks, not a comparison asked
+_PREAMBLE = re.compile(r"^\s*(?:just\s+)?(?:to|for)\s+compar(?:e|ison)\s+(?:with|to|against)\s+[^:—?]{1,50}[:—]\s*", re.I)
 _LABEL = re.compile(r"\b(?:background|context|fyi|for context|some context)\s*:\s*(?![\d~≈])", re.I)
 
 
@@ -43,7 +45,7 @@ def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
     university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
-    text = _VERSION.sub(" ", question)
+    text = _PREAMBLE.sub("", _VERSION.sub(" ", question))
     label = _LABEL.search(text)
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]

@@ -50,6 +50,7 @@ from .calendar_words import as_days
 from .choice import as_one_option
 from .ranges import as_one_value
 from .fleet import as_fleet_batch
+from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
 from .described import as_named
 from .model_descriptions import as_model_names
@@ -125,8 +126,16 @@ def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
     return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
                and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
-               and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check")))  # "… what do you get?"
+               and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check") or _adds_an_amount(r, t)))
+               and not (t.key == "how_does" and r.words[t.end:t.end + 2] in (["it", "look"], ["that", "look"],
+                                                                            ["this", "look"]))  # the figure, on a page
                for t in r.of("CUE"))
+
+
+def _adds_an_amount(r: Reading, what_does: Tag) -> bool:
+    """"what does each token past the window add?", "what does one request reserve?": an amount, asked as a verb."""
+    words = [w for w in r.words[what_does.end:] if w not in ("?", ".", "!")]
+    return bool(words) and words[-1] in ("add", "adds", "cost", "reserve", "take", "need", "use", "occupy", "weigh")
 
 
 _UNIT_WORDS = {"tok", "toks", "tokens", "ms", "seconds", "s", "gb", "gib", "mb", "tb", "bytes", "flops", "tflops"}
@@ -358,6 +367,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
             and not _has_model(s)):
         return "collective"  # "redo the 14 GB one on 16 ranks over xdr": bytes over ranks and a link, no op named
+    if _one_transfer(s) and not r.has("fit", "left", "weights"):
+        return "collective"  # "shipping 10.7 GB over one 200G hdr link": bytes moved over one link, point to point
     train = r.has("train")
     # "train on 15T tokens at 30% mfu of the fp8 peak, gpu hours?": the peak is the MFU's reference, not asked
     peak_of_mfu = ("mfu" in v and (_training_tokens(s) or _gpu_hours(r) or train)
@@ -404,11 +415,22 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # "serving a dozen chats at 8k each, total kv cache?": the cache is what is asked, whatever runs it
     if any(r.words[c.start - 1:c.start] == ["total"] for c in r.of("CUE", "kv")) and "precision" not in v:
         return "kv_cache"
+    # "with an fp8 cache, the 70b's 32k prompt is how many GB?": only a cache's precision is given, so it is the cache
+    if ("kv_precision" in v and "precision" not in v and re.search(r"\bcache\b", r.question, re.I)
+            and not (fits or r.has("enough", "left", "weights", "run", "memory") or _how_many_gpus(r))):
+        return "kv_cache"
     size_of = any(c.text.lower().startswith("size") for c in r.of("CUE", "compute"))  # "size of a 13B model"
     if r.has("memory", "size", "weights", "fit", "run", "enough", "left", "how_big", "how_much", "need",
              "checkpoint", "release", "kv") or _how_many_gpus(r) or "size" in v or size_of:
         return "memory"
     return None
+
+
+def _one_transfer(s: Slots) -> bool:
+    """Bytes over one link, with no ranks, model or collective: a send from one side to the other."""
+    v = s.values
+    return ("size" in v and any(k in v for k in ("link", "inter_link")) and "op" not in v and not _has_model(s)
+            and not any(k in v for k in ("ranks", "gpus", "nodes", "gpus_per_node")))
 
 
 def _calculator(r: Reading, s: Slots) -> str | None:
@@ -686,8 +708,13 @@ def _decode(out: _Inputs, _: bool) -> None:
     for k in ("precision", "kv_precision", "gpu", "batch"):
         out.set(k, v.get(k))
     out.set("gpus", v.get("tp") or _gpus(out))
-    _context(out, loose_ok=out.r.has("context", "kv"))
+    _context(out, loose_ok=out.r.has("context", "kv") or bool(_BATCH_AT.search(out.r.question)))
     out.set("efficiency", v.get("efficiency") or v.get("percent"))
+
+
+# "batch 32 at 8,192", "16 users at 4096": a batch, then the length each sequence is at
+_BATCH_AT = re.compile(r"\b(?:batch(?:\s+of)?\s*\d+|\d+\s+(?:users|seqs|sequences|requests|chats|streams))\s+at\s+\d",
+                       re.I)
 
 
 def _spec_sheet_link(out: _Inputs) -> None:
@@ -710,11 +737,12 @@ def _spec_sheet_link(out: _Inputs) -> None:
 
 def _collective(out: _Inputs, _: bool) -> None:
     v, r = out.s.values, out.r
-    op = v.get("op", "all_reduce")
+    op = v.get("op") or ("send_recv" if _one_transfer(out.s) else "all_reduce")
     if "op" in v or not out.followup:
         out.set("op", op)
     if "op" not in v and not out.followup:
-        out.note("all-reduce assumed (no collective named)")
+        out.note("all-reduce assumed (no collective named)" if op == "all_reduce"
+                 else "a point-to-point transfer over one link (no collective named, no ranks)")
     if "size" in v:
         out.set("size", v["size"])
     elif "model" in out.values or "params" in out.values:
@@ -838,7 +866,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(question)
     said += corrections
     question = without_background(question)
-    for reading in (as_one_option, as_gpus, as_nodes, as_fleet_batch, as_worked_out, as_days, as_named, as_model_names,
+    for reading in (as_one_option, as_gpus, as_nodes, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes

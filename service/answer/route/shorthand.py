@@ -13,6 +13,9 @@ import re
 _SIZE = r"\d[\d.,]*\s*(?:[kKMGT]i?B|[kmgt]i?b|bytes?)\b"
 _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     (r"\b(?:2|two)[- ]?lvl\b", "two-level", re.I), (r"\blvl\b", "level", re.I),
+    # "past the 128-token window": the model's own window, whose size the registry holds
+    (r"\b(past|beyond|outside)\s+(the|its)\s+(?:little\s+|small\s+)?\d+[- ]?k?[- ]token\s+((?:sliding[- ])?window)\b",
+     r"\1 \2 \3", re.I),
     # model families: "l3-70b", "l3.1-8b", "q2.5-72b", "q3-14b" (Llama 3, Llama 3.1, Qwen 2.5, Qwen 3)
     (r"\bl(3(?:\.[123])?)[-_ ]?(?=\d+(?:\.\d+)?b\b)", r"llama \1 ", re.I),
     (r"\bq(2(?:\.5)?|3)[-_ ]?(?=\d+(?:\.\d+)?b\b)", r"qwen\1 ", re.I),

@@ -868,7 +868,7 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
     # a cue whose last word begins a part's name is not that cue: "how many gb200" is not "how many gb"
     names = {span.start for span in spans if span.label_ in ("GPU", "MODEL")}
     spans = [span for span in spans if not (span.label_ == "CUE" and span.end - 1 in names and len(span) > 1)]
-    spans = [span for span in spans if not _says_a_length(doc, span)]
+    spans = [span for span in spans if not _says_a_length(doc, span) and not _host_memory(doc, span)]
     precisions = {span.start: span for span in spans if span.label_ == "PRECISION"}
     tags = []
     for span in filter_spans(spans):
@@ -885,6 +885,12 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
 # what runs to a length: "traces run 20k tokens", "our prompts run about 2k" ("can we run 8 users" still runs)
 _RUN_TO_A_LENGTH = {"traces", "prompts", "requests", "sessions", "conversations", "chats", "docs", "documents",
                     "contexts", "sequences", "transcripts", "threads", "inputs", "outputs", "answers", "completions"}
+
+
+def _host_memory(doc: Doc, span: Span) -> bool:
+    """"from host memory", "host RAM": the CPU side's memory, not hosting a model."""
+    return (span.label_ == "CUE" and span.text.lower() == "host" and span.end < len(doc)
+            and doc[span.end].lower_ in ("memory", "ram", "dram", "cpu", "side", "dimms"))
 
 
 def _says_a_length(doc: Doc, span: Span) -> bool:
