@@ -77,6 +77,7 @@ from .nicknames import as_registered  # noqa: E402
 from .parts import with_parts_added  # noqa: E402
 from .runcard import with_run_tokens  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
+from .slips import mended  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
 from ..spelling import english_words  # noqa: E402
@@ -778,6 +779,7 @@ def _typed_form(question: str) -> str:
     text = without_log_figures(text)  # pasted logs and error messages
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = as_keyed(text)  # a phone keyboard's split names and glued commas
+    text = mended(text)  # short names typed with one slip: "itn8", "qwn2.5", "rtz 5090", "h200d"
     text = with_compounds_unpacked(text)  # "a 70-billion-parameter llama 3.1", "two 8-GPU nodes"
     text = as_registered(text)  # "the 405", "amd's 300x", "sxm h100s"
     text = with_run_tokens(text)  # "global batch 4M tokens for 30k steps", "3 epochs of a 1T-token corpus"
