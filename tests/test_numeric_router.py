@@ -2334,3 +2334,26 @@ def test_a_question_asked_on_an_article_page(question, computes, calculator, exp
 def test_a_product_in_a_training_question_is_still_worked_out():
     _assert_routed("llama 3.1 8b, 1024 × 4096 tokens per step, on 64 h100s at 40% mfu, training time for one step?",
                    "training", {"tokens": 1024 * 4096})
+
+
+# Planning and budget talk around the figure that decides it (batch 88): prices, rentals and targets are no inputs
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("the board wants a 70B dense model trained on two trillion tokens before the december launch, which leaves us "
+     "45 days of compute. b200s in fp8 at 30% mfu: how many do we need to rent?", "training",
+     {"deadline_days": 45, "primary": "gpus_needed"}),
+    ("procurement can get us 1,024 gaudi 3 cards at $9k/month each. qwen2.5 7b on 18T tokens across all of them, "
+     "bf16, mfu 0.4 — how many days of rental is the run?", "training", {"gpus": 1024, "mfu": 0.4}),
+    ("sizing the s3 bucket (we'll keep the last 5 around), but first: how big is one full checkpoint of qwen2.5 72b "
+     "with bf16 weights, fp32 master weights and both adam moments, no grads?", "memory",
+     {"primary": "checkpoint_bytes"}),
+    ("SLA target is 25 tok/s per user. llama 3.1 70b fp8 on 2 h200s (tp 2), 32 users at 4k each with an fp8 kv "
+     "cache — what per-user rate should we expect?", "decode", {"gpus": 2, "batch": 32, "context": 4096}),
+    ("finance asks whether the $7k l40s is enough for our fp8 gemm at 300 ops/byte — what's attainable on it?",
+     "roofline", {"gpu": "l40s", "intensity": 300}),
+])
+def test_planning_talk_around_the_figure_asked(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_what_renting_costs_is_still_not_a_calculation():
+    assert route_numeric("how much would it cost to rent 64 h100s for llama 3.1 8b on 15T tokens at 40% mfu?") is None

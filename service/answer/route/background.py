@@ -37,7 +37,8 @@ def _tells(piece: str) -> bool:
 
 
 # "to compare with that all-reduce: one 4M-token step of …, seconds?": why the reader asks, not a comparison asked
-_PREAMBLE = re.compile(r"^\s*(?:just\s+)?(?:to|for)\s+compar(?:e|ison)\s+(?:with|to|against)\s+[^:—?]{1,50}[:—]\s*", re.I)
+_PREAMBLE = re.compile(r"^\s*(?:just\s+)?(?:to|for)\s+compar(?:e|ison)\s+(?:with|to|against)\s+[^:—?]{1,50}[:—]\s*"
+                       r"|^[^?]{1,160}?\bbut first\s*[:,—-]\s*", re.I)  # "sizing the s3 bucket (…), but first: …"
 _LABEL = re.compile(r"\b(?:background|context|fyi|for context|some context)\s*:\s*(?![\d~≈])", re.I)
 
 

@@ -174,8 +174,8 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     if len({*s.other_names}) or (s.unknown_model and re.search(r"\d", s.unknown_model) and "model" in s.values
                                  and not _restates(s.unknown_model, s.values["model"])):
         return False  # two models or parts named: a comparison, not one calculation
-    if any(t.end == c.start for c in r.of("CUE", "tokens_per_s") for t in s.loose):  # (not "h100x2 tok/s")
-        return False  # "logs 900 tokens per second … what is its MFU?": the rate is given, not asked
+    if any(t.end == c.start and not _a_target(r, t) for c in r.of("CUE", "tokens_per_s") for t in s.loose):
+        return False  # "logs 900 tokens per second … what is its MFU?": the rate is given, not asked (not "h100x2 tok/s")
     if _is_conceptual(r) and not r.has(*_REQUEST):
         return False
     first = next((w for w in r.words if w.isalpha()), "")
@@ -185,6 +185,15 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
 
 
 _ASKING = ("compute", "how_much", "how_many", "how_long", "how_big", "what_is", "question_mark")
+
+
+_TARGET_WORDS = {"target", "sla", "slo", "promised", "promise", "goal", "want", "need", "require", "requires",
+                 "required", "requirement", "budget", "aim"}
+
+
+def _a_target(r: Reading, figure: Tag) -> bool:
+    """"SLA target is 25 tok/s per user", "we promised 30 tok/s": a rate to meet, so the rate is what is asked."""
+    return bool(_TARGET_WORDS & set(r.words[max(figure.start - 4, 0):figure.start]))
 
 
 def _scopes_a_figure(r: Reading, cue: Tag) -> bool:
@@ -249,6 +258,13 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return "take" in r.words[cue.end:] and any(t.start >= cue.end for t in r.of("QUANTITY"))
     if word == "each of the":  # "hbm bandwidth of each of the 8 gpus": a scope, not stages to sum
         return any(t.start == cue.end and t.key in ("gpus", "nodes", "ranks", "batch") for t in r.of("COUNT"))
+    if word in ("rent", "rental", "rented", "renting", "buy") and r.has("how_many", "how_long", "days") \
+            and not r.has("how_much"):
+        return True  # "how many do we need to rent?": a count, not a price
+    if word in ("gemm", "matmul") and (r.of("QUANTITY", "flop_per_byte") or "intensity" in r.words):
+        return True  # "our fp8 gemm at 300 ops/byte": a kernel given by its intensity
+    if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
+        return True  # "the $7k l40s": the card's price, said of it, not asked
     if word in ("$", "usd", "dollars"):  # "… in bf16? budget is $40k/month": a given in a sentence that asks nothing
         return _in_a_sentence_asking_nothing(r, cue, asides=True)
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
