@@ -2357,3 +2357,35 @@ def test_planning_talk_around_the_figure_asked(question, calculator, expected):
 
 def test_what_renting_costs_is_still_not_a_calculation():
     assert route_numeric("how much would it cost to rent 64 h100s for llama 3.1 8b on 15T tokens at 40% mfu?") is None
+
+
+# Models given by their architecture (batch 89): a pasted MoE or MQA config is the model; a named model's restated
+# architecture is the registry's, and a restated figure that disagrees is said
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("MoE we trained: 24 layers, hidden 2048, 16 heads, 4 kv heads, 64 experts (top-6 routing) each with ffn 1408, "
+     "vocab 102400 — all weights in bf16, how big?", "memory", {"precision": "bf16"}),
+    ("llama 3.1 405b (126 layers, 8 kv heads, head_dim 128): 8 seqs of 100,000 tokens each, fp8 kv — total?",
+     "kv_cache", {"model": "llama-3.1-405b", "batch": 8, "context": 100_000}),
+    ("llama 3.1 70b (80 layers, hidden 8192, GQA-8) fp8 on 2 h100s with tp 2, batch 1, no kv — ms per token?",
+     "decode", {"model": "llama-3.1-70b", "context": None, "primary": "step_time_s"}),
+    ("llama 3 70b: kv$/tok in fp16?", "kv_cache", {"model": "llama-3-70b", "kv_precision": "fp16"}),
+])
+def test_a_model_given_by_its_architecture(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_pasted_config_reads_experts_shared_kv_heads_and_head_dim():
+    moe = _route("our MoE: 24 layers, hidden 2048, 16 heads, 4 kv heads, 64 experts with ffn 1408, 6 active per token, "
+                 "vocab 102400. bf16 on one L40S, batch 1, ignore kv — tok/s?").inputs["model"]
+    assert (moe["num_experts"], moe["num_experts_per_tok"]) == (64, 6)
+    mqa = _route("MQA model — 32 layers, hidden 4096, 32 query heads sharing 1 kv head, ffn 16384, vocab 50304: kv "
+                 "bytes per token in fp16?").inputs["model"]
+    assert mqa["num_key_value_heads"] == 1
+    wide = _route("42 layers, hidden 3584, 16 heads of dim 256, 8 kv heads, ffn 14336, vocab 256000 — one 8k sequence, "
+                  "bf16 kv?").inputs["model"]
+    assert wide["head_dim"] == 256
+
+
+def test_a_restated_figure_that_is_not_the_registrys_is_said():
+    routed = _route("llama 3.1 8b (40 layers, 8 kv heads): kv per token in bf16?")
+    assert any("num_hidden_layers 40, not 32" in a for a in routed.assumed)

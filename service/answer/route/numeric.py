@@ -35,7 +35,7 @@ from calculators.units import fmt_bandwidth, fmt_bytes, fmt_int, fmt_num
 from ..models import Turn
 from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind, is_kv_precision
-from .config import pasted_config
+from .config import pasted_config, without_restated_architecture
 from .asides import without_set_aside
 from .background import without_background
 from .chat import as_plain, quoted_and_asked
@@ -882,7 +882,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(question)
     said += corrections
     question = without_background(question)
-    for reading in (as_one_option, as_gpus, as_nodes, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
+    for reading in (_without_restated_architecture, as_one_option, as_gpus, as_nodes, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
@@ -890,6 +890,17 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     if isinstance(routed, NumericRequest) and said:  # what was rewritten is said, as read
         routed.assumed = said + routed.assumed
     return routed
+
+
+def _without_restated_architecture(question: str) -> tuple[str, list[str]]:
+    return without_restated_architecture(question, _ends_with_a_model)
+
+
+def _ends_with_a_model(text: str):
+    """The registry model named last in the text, when nothing but punctuation follows it."""
+    r = tag(text)
+    last = r.tags[-1] if r.tags else None
+    return find_model(last.key) if last and last.label == "MODEL" and last.end >= len(r.words) - 1 else None
 
 
 def _routed(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
