@@ -2389,3 +2389,22 @@ def test_a_pasted_config_reads_experts_shared_kv_heads_and_head_dim():
 def test_a_restated_figure_that_is_not_the_registrys_is_said():
     routed = _route("llama 3.1 8b (40 layers, 8 kv heads): kv per token in bf16?")
     assert any("num_hidden_layers 40, not 32" in a for a in routed.assumed)
+
+
+# Practitioner jargon (batch 84) and a setup referred back to (batch 85)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("mistral 7b pretrain: gbs 1024 mbs 2 ga 8, no tp/pp, ZeRO-1, seqlen 4096, full act ckpt, A100 80GB — per-GPU "
+     "total (states + acts)?", "memory", {"dp": 64, "batch": 2, "recompute": "full", "primary": "total_bytes"}),
+    ("FSDP FULL_SHARD llama 3.1 70b over 128x H200, seqlen 8k, mbs 1, full act ckpt — HBM free per GPU?", "memory",
+     {"recompute": "full", "primary": "free_bytes"}),
+    ("gbs 2048 x seqlen 8192 x 20k steps, mixtral 8x7b, 512x MI300X, bf16 AMP, MFU 35% — days?", "training",
+     {"tokens": 2048 * 8192 * 20_000}),
+    ("gbs 1024 seqs x seqlen 4096, 250k steps, llama 3 8b on A100 40GB, bf16, MFU 50% — GPU-h?", "training",
+     {"tokens": 1024 * 4096 * 250_000}),
+    ("we serve llama 3.1 70b. 32 users, each at 8k context. how much kv do they need altogether with the cache in "
+     "fp8?", "kv_cache", {"batch": 32, "kv_precision": "fp8"}),
+    ("we run llama 3.1 70b fp8 on a single h100 with 32k context for 8 seqs. does it OOM?", "memory",
+     {"primary": "free_bytes"}),
+])
+def test_jargon_and_a_setup_referred_back_to(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -417,10 +417,12 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # "the KV cache required to hold one sequence", "sixteen users each hold 65,536 tokens": with no card to
     # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
     fits = [c for c in r.of("CUE", "fit") if (c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity)
-            and not (c.text.lower() == "load" and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"]))]
+            and not (c.text.lower() == "load" and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"]))
+            and not ("oom" in c.text.lower() and _in_a_sentence_asking_nothing(r, c))]  # ("the server OOMs after …")
     if r.has("kv") and _ASKS_THE_CACHE.search(r.question) and not (fits or r.has("enough", "left")):
         return "kv_cache"  # "total cache for all seqs?", "how big is the cache?": the cache, whatever else is named
-    if r.has("kv") and not (fits or r.has("enough", "left", "weights", "run") or _how_many_gpus(r)
+    runs = any(not _in_a_sentence_asking_nothing(r, c) for c in r.of("CUE", "run"))  # ("we serve llama 3.1 70b.")
+    if r.has("kv") and not (fits or runs or r.has("enough", "left", "weights") or _how_many_gpus(r)
                             or (r.has("memory", "total") and "plus" in r.words)  # "8B bf16 plus a kv cache"
                             or (r.has("memory") and r.has("total"))  # "total vram, …, fp8 kv cache": the sum
                             # "fp8 w/ fp8 kv … tot GB": the weights' precision and the cache's, summed
@@ -484,6 +486,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
     if calculator == "memory" and inputs.get("mode") == "training":
         if r.has("checkpoint"):
             return "checkpoint_bytes"
+        if r.has("left"):
+            return "free_bytes"  # "HBM free per GPU": what the whole footprint leaves
         if r.has("activations") and not r.has("no_activations"):
             # "total memory per card, state + activations": the sum; "the activations alone": their share
             return "total_bytes" if r.has("total") or _joined_to_state(r) else "activation_bytes"

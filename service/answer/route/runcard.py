@@ -22,6 +22,21 @@ _SEQ_THEN_BATCH = re.compile(rf"\bseq(?:uence)?(?: len(?:gth)?)?\s+{_NUM},?\s+gl
                              rf"(?:seqs|sequences|samples)?,?\s+(?:for\s+)?{_NUM}\s+steps", re.I)
 
 
+# "gbs 2048 x seqlen 8192 x 20k steps", "gbs 1024 seqs x seqlen 4096, 250k steps"
+_GBS_SEQLEN_STEPS = re.compile(rf"\b(?:gbs|global batch(?: size)?)\s*(?:of\s+)?{_NUM}\s*(?:seqs|sequences|samples)?\s*"
+                               rf"(?:x|×|\*)\s*(?:seq(?:uence)?[\s_]?len(?:gth)?|seqlen|ctx|seq)?\s*{_NUM}\s*(?:tokens?)?\s*"
+                               rf"(?:x|×|\*|,)\s*(?:for\s+)?{_NUM}\s*steps", re.I)
+# "gbs 1024 mbs 2 ga 8": the data-parallel ranks the global batch needs, given the micro-batch and accumulation
+_GBS_MBS_GA = re.compile(rf"\bgbs\s*{_NUM}\s*,?\s*mbs\s*{_NUM}\s*,?\s*(?:ga|grad(?:ient)?[\s_]accum(?:ulation)?(?:[\s_]steps)?)"
+                         rf"\s*{_NUM}", re.I)
+
+
+def _data_parallel(m: re.Match) -> str:
+    gbs, mbs, ga = _value(*m.group(1, 2)), _value(*m.group(3, 4)), _value(*m.group(5, 6))
+    dp = gbs / (mbs * ga)
+    return f"micro batch {mbs:g}, dp {dp:g}" if dp.is_integer() else m.group(0)
+
+
 def _value(number: str, scale: str, k_is_1024: bool = False) -> float:
     base = 1024.0 if k_is_1024 and scale.lower() == "k" else _SCALE[scale.lower()]
     return float(number.replace(",", "")) * base
@@ -33,6 +48,9 @@ def _tokens(total: float) -> str:
 
 def with_run_tokens(text: str) -> str:
     """The question with its run's tokens said as one total."""
+    text = _GBS_MBS_GA.sub(_data_parallel, text)
+    text = _GBS_SEQLEN_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
+                                                   * _value(*m.group(5, 6))), text)
     text = _EPOCHS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
     text = _BATCH_TOKENS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
     text = _BATCH_SEQS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)

@@ -14,6 +14,9 @@ _SIZE = r"\d[\d.,]*\s*(?:[kKMGT]i?B|[kmgt]i?b|bytes?)\b"
 _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     (r"\b(?:2|two)[- ]?lvl\b", "two-level", re.I), (r"\blvl\b", "level", re.I),
     (r"\bkv\$", "kv cache", re.I),  # "kv$": the KV cache, as practitioners abbreviate it
+    # "full act ckpt", "selective activation checkpointing": recomputation, not a checkpoint on disk
+    (r"\b(full|selective)\s+act(?:ivation)?s?\s+(?:ckpt|checkpointing)\b", r"\1 recompute", re.I),
+    (r"\bact(?:ivation)?s?\s+ckpt\b", "full recompute", re.I),
     # "past the 128-token window": the model's own window, whose size the registry holds
     (r"\b(past|beyond|outside)\s+(the|its)\s+(?:little\s+|small\s+)?\d+[- ]?k?[- ]token\s+((?:sliding[- ])?window)\b",
      r"\1 \2 \3", re.I),

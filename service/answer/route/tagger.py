@@ -161,7 +161,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
     "weights": ("weights", "weight", "weights size"),
     "size": ("size", "sizes", "sized", "big", "large"),
-    "fit": ("fit", "fits", "fitting", "hold", "holds", "load", "loads", "loading", "host"),
+    "fit": ("fit", "fits", "fitting", "hold", "holds", "load", "loads", "loading", "host", "oom", "ooms", "go oom"),
     "run": ("run", "runs", "serve", "serving", "deploy", "can it do", "handle", "handles", "can it handle"),
     "enough": ("enough", "sufficient", "enuf", "enogh", "enought", "big enough"),
     "left": ("left", "free", "remaining", "headroom", "spare", "left over", "leftover", "how far over", "how much over",
@@ -224,7 +224,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "no_activations": ("no activations", "ignoring activations", "without activations", "excluding activations",
                        "ignore activations", "not counting activations", "activations aside", "minus activations"),
     "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem",
-                    "acts estimate", "acts memory", "in-between results"),
+                    "acts estimate", "acts memory", "in-between results", "states + acts", "+ acts", "and acts"),
     "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size", "save file", "saved file", "saved checkpoint",
                    "saved checkpoints", "every save", "each save", "per save"),
     # activation recomputation (memory in training mode)
