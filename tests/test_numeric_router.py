@@ -2408,3 +2408,32 @@ def test_a_restated_figure_that_is_not_the_registrys_is_said():
 ])
 def test_jargon_and_a_setup_referred_back_to(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# Topology as totals and ratios (batch 92)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("2 nodes, 16 mi300x total, 400G roce nic per gpu between the nodes — hierarchical all-reduce of 8 GB across all "
+     "16?", "collective", {"nodes": 2, "gpus_per_node": 8}),
+    ("one node = 8 cards, we have 6 nodes of a100 80gb sxm with HDR infiniband per card. two-level all-reduce of llama "
+     "3.1 8b's bf16 gradients across all the cards — how long?", "collective", {"nodes": 6, "gpus_per_node": 8}),
+    ("deepseek v3 on 14.8T tokens. one node = 8 h200, we have 300 nodes. fp8 at 30% mfu, how many days?", "training",
+     {"gpus": 2400}),
+    ("a 13B dense model on 1T tokens, dp 32 × tp 4 on a100 80gb, bf16 at 45% mfu — days?", "training", {"gpus": 128}),
+    ("gpt-oss-120b in mxfp4 on an 8-gpu mi325x node carved into 4 replicas of 2 gpus each (tp 2). 256 users split "
+     "evenly over the replicas, 8k each, bf16 kv — per-user tok/s?", "decode", {"gpus": 2, "batch": 64}),
+    ("24 l4 cards serving llama 3.1 70b in int4 as 6 equal replicas, tensor parallel inside each. batch 1, no kv — "
+     "tok/s?", "decode", {"gpus": 4}),
+    ("qwen2.5 72b, 240 concurrent sessions divided evenly across 5 nodes, 4,000 tokens each, fp8 kv — kv per node?",
+     "kv_cache", {"batch": 48}),
+    ("gpt-oss-120b on 3 nodes × 8 gpus, each gpu its own replica with 12 users at 32k, bf16 kv — total kv over the "
+     "cluster?", "kv_cache", {"batch": 288}),
+    ("the whole 8-gpu mi355x node runs a kernel doing 1.6e15 FLOP in total while moving 8e12 bytes in total. "
+     "attainable fp8 flop/s per gpu?", "roofline", {"intensity": 200}),
+])
+def test_topology_given_as_totals_and_ratios(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_parallel_degrees_without_dp_are_not_the_gpu_count():
+    _assert_routed("tp8 x pp4 with zero-1 on 256 h100s for llama 3.1 405b, per-gpu training state?", "memory",
+                   {"gpus": 256, "tp": 8, "pp": 4})

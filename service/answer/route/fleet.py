@@ -21,20 +21,26 @@ _SEQUENCES = r"(?:concurrent\s+|parallel\s+|active\s+|live\s+)?(?:users?|chats?|
 _TIMES = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\s*[x×*]\s*(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\b", re.I)
 # "8 gpus each running its own replica with 64 users", "12 nodes, each node serving 32 concurrent … sequences"
 _EACH = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\b(?P<between>[^.;?]{{0,40}}?)\beach(?:\s+(?:{_UNITS}))?\s+"
-                   rf"(?:(?:is\s+)?(?:running|serving|holding|handling|hosting|with|has|having|takes|taking|gets)\s+)"
-                   rf"(?:its\s+own\s+replica\s+with\s+)?(?P<n>\d+)\s+(?P<what>(?:[\w.-]+\s+){{0,4}}?)"
+                   rf"(?:(?:is\s+)?(?:running|serving|holding|handling|hosting|with|has|having|takes|taking|gets)\s+|"
+                   rf"(?=its\s+own\s+replica))(?:its\s+own\s+replica\s+with\s+)?(?P<n>\d+)\s+(?P<what>(?:[\w.-]+\s+){{0,4}}?)"
                    rf"(?P<seqs>{_SEQUENCES})\b", re.I)
 _KV = re.compile(r"\bkv\b|kv[- ]?cache|latent cache|\bcache\b", re.I)
 _ALL_OF_THEM = re.compile(r"\b(?:whole|entire)\s+(?:fleet|node|cluster|rack|pod|box|deployment)|\bfleet\b|"
                           r"\bacross\s+(?:the\s+|all\s+)?(?:fleet|node|cluster|replicas|nodes|trays|racks|gpus|cards|"
-                          r"servers|instances|pods|deployment)|\bover\s+all\b|\ball\s+(?:the\s+)?(?:replicas|nodes|"
+                          r"servers|instances|pods|deployment)|\bover\s+all\b|\bover\s+the\s+(?:cluster|fleet|node)\b|"
+                          r"\bcluster[- ]wide\b|\ball\s+(?:the\s+)?(?:replicas|nodes|"
                           r"trays|racks|gpus|cards|servers|instances|pods)\b|\bsummed\b|\bcombined\b|\bin total\b", re.I)
+
+
+# "3 nodes × 8 gpus, each gpu its own replica": 24 replicas
+_NODES_TIMES = re.compile(r"\b(\d+)\s+nodes?\s*[x×*]\s*(\d+)\s+[\w-]+\b(?=\s*,?\s*each\s+(?:gpu|card|chip)\b)", re.I)
 
 
 def as_fleet_batch(question: str) -> tuple[str, list[str]]:
     """The question with a fleet's sequences as one batch, when it asks the KV cache of all of them."""
     if not (_KV.search(question) and _ALL_OF_THEM.search(question)):
         return question, []
+    question = _NODES_TIMES.sub(lambda m: f"{int(m.group(1)) * int(m.group(2))} gpus", question)
     for pattern in (_TIMES, _EACH):
         m = pattern.search(question)
         if m is None:

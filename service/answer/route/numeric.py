@@ -50,6 +50,7 @@ from .calendar_words import as_days
 from .choice import as_one_option
 from .ranges import as_one_value
 from .fleet import as_fleet_batch
+from .totals import as_counts
 from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
 from .described import as_named
@@ -842,6 +843,8 @@ def _roofline(out: _Inputs, _: bool) -> None:
     if "intensity" not in v and work and v.get("size"):  # "400 GFLOP while reading 1.5 GB and writing 0.5 GB"
         out.set("intensity", work.value / v["size"])
         out.note(f"intensity: {work.text} of work over {fmt_bytes(v['size'])} moved = {fmt_num(work.value / v['size'])} FLOP/B")
+        out.s.loose = [t for t in out.s.loose if t is not work]  # the work is used: not "was not used"
+        out.s.unused = [t for t in out.s.unused if t is not work]
 
 
 _AMOUNT_OF_WORK = re.compile(r"^\S*flop$|^of (?:work|compute|math)\b", re.I)
@@ -886,7 +889,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(question)
     said += corrections
     question = without_background(question)
-    for reading in (_without_restated_architecture, as_one_option, as_gpus, as_nodes, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
+    for reading in (_without_restated_architecture, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes

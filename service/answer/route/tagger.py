@@ -435,7 +435,7 @@ BYTE_WORDS = frozenset(_BYTE_UNITS) - {"b"}  # "b" is also a billion
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9,
                 "billion": 1e9, "t": 1e12, "trillion": 1e12, "tn": 1e12}
 _FLOP_RATES = {"gflops": 1e9, "gflop": 1e9, "tflops": 1e12, "tflop": 1e12, "teraflops": 1e12, "pflops": 1e15, "petaflops": 1e15,
-               "tops": 1e12, "pflop": 1e15}
+               "tops": 1e12, "pflop": 1e15, "flop": 1.0}  # ("1.6e15 FLOP in total": an amount of work)
 _TOKEN_WORDS = ("token", "tokens", "tok", "toks", "tokns")
 _PARAM_WORDS = ("param", "params", "parameter", "parameters", "model", "models", "llm", "dense", "network",
                 "transformer", "weights")
