@@ -2437,3 +2437,26 @@ def test_topology_given_as_totals_and_ratios(question, calculator, expected):
 def test_parallel_degrees_without_dp_are_not_the_gpu_count():
     _assert_routed("tp8 x pp4 with zero-1 on 256 h100s for llama 3.1 405b, per-gpu training state?", "memory",
                    {"gpus": 256, "tp": 8, "pp": 4})
+
+
+# Links (batch 90) and emails (batch 93): a link is what it names, a letter's frame and signature are no inputs
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("fewest https://cloud.google.com/tpu/docs/v5e chips to hold [mixtral 8x7b](https://huggingface.co/mistralai/"
+     "Mixtral-8x7B-Instruct-v0.1) weights in bf16?", "memory", {"gpu": "tpu-v5e", "model": "mixtral-8x7b"}),
+    ("per https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html — [Qwen2.5-72B](https://huggingface"
+     ".co/Qwen/Qwen2.5-72B-Instruct) in bf16 on a single card, batch 1, 4k ctx with bf16 kv: tok/s?", "decode",
+     {"gpu": "mi300x", "model": "qwen2.5-72b"}),
+    ("HBM bandwidth per gpu of the part in https://www.nvidia.com/en-us/data-center/gb300-nvl72/ ?", "roofline",
+     {"gpu": "gb300"}),
+    ("https://arxiv.org/abs/2412.19437 (deepseek v3) kv per token in fp8?", "kv_cache",
+     {"model": "deepseek-v3", "kv_precision": "fp8"}),
+    ("Hi,\n\nHackathon logistics: 60 participants, 15 teams, prizes of $5,000, event on 21 June on floor 2. Each team "
+     "gets one workstation.\n\nEach workstation has a single RTX 4090. Llama 3.1 8B in bf16, batch 1, ignoring KV-cache "
+     "reads: roughly how many tokens per second?\n\nThanks,\nEmma\nDevRel, ext. 2144", "decode",
+     {"gpu": "rtx-4090", "batch": 1, "context": None}),
+    ("Hi team,\n\nWe're sizing the launch (launch date 2025-11-03, 4 regions). The on-call rotation is 7 people.\n\n"
+     "Llama 3.3 70B with an fp8 KV cache: 50 concurrent sessions at 32,000 tokens each. Total KV cache size?\n\n"
+     "Cheers,\nNadia\nInference Platform, ext. 4410", "kv_cache", {"batch": 50, "context": 32000}),
+])
+def test_links_and_letters(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -26,9 +26,30 @@ _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|which|whats|estimate|compute|calcul
 _HISTORY = re.compile(
     r"\b(?:used to|last (?:year|month|week|quarter|run|time|eval|test)|last year's|back in|previous(?:ly)?|our old|"
     r"(?:took|came to|peaked at|was on|were on|replaced|already done|\d+ years? old)\b|since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
+_PEOPLE = (r"people|persons|engineers|participants|attendees|headcount|team|teams|crew|rotation|of us|staff|"
+           r"researchers|interns")
 _PAPERWORK = re.compile(r"\b(?:budget|finance|pricing|invoice|contract|ticket|sprint|deck|slide|dashboard|uptime|"
                         r"meeting|roadmap|reserved|queue|donated|leadership|startup|company|team of|watchers|"
-                        r"pages? so far|sheet|row \d+|room \w+|dollars?|pitch)\b|\$\s?\d", re.I)
+                        r"pages? so far|sheet|row \d+|room \w+|dollars?|pitch|" + _PEOPLE + r"|floor \d+|warranty|"
+                        r"asset tags?|quote|reservation|offsite|hackathon|prizes?|launch date|kickoff|"
+                        r"all-hands|on-call|ext\.)\b|\$\s?\d", re.I)
+# a letter's greeting and its sign-off with the signature after it: "Hi team,\n\n…\n\nThanks,\nPriya\nML Platform, ext. 4471"
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hiya|greetings|good (?:morning|afternoon|evening))\b[^\n]{0,60}\n", re.I)
+_SIGN_OFF = re.compile(r"\n\s*(?:thanks(?: (?:a lot|so much|in advance))?|thank you|many thanks|thx|best(?: regards)?|"
+                       r"kind regards|regards|cheers|sincerely|br|ta)\b[^\n]{0,20}(?:\n[\s\S]*)?$", re.I)
+
+
+_HEADCOUNT = re.compile(rf"\b(?:{_PEOPLE})\b", re.I)  # how many people there are is never a figure asked about
+
+
+def _without_letter_frame(question: str) -> str:
+    """An email's or a ticket's greeting line and everything from its sign-off on go: the signature's extension,
+    the sender's name and team are no part of what is asked."""
+    if "\n" not in question:
+        return question
+    return _SIGN_OFF.sub("", _GREETING.sub("", question, count=1))
+
+
 _KEEPS = re.compile(r"\b(?:window|deadline|edit|not|instead|assume)\b|-day\b", re.I)
 
 
@@ -46,7 +67,7 @@ def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
     university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
-    text = _PREAMBLE.sub("", _VERSION.sub(" ", question))
+    text = _PREAMBLE.sub("", _VERSION.sub(" ", _without_letter_frame(question)))
     label = _LABEL.search(text)
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]
@@ -57,7 +78,8 @@ def without_background(question: str) -> str:
     kept = [p for p in pieces if p not in told]
     said = _kinds(" ".join(kept))
     # (history keeps only a name back: "took 9 days on 128 A100s" is a past run's figures, never this one's)
-    kept = [p for p in pieces if p not in told or not _kinds(p, names_only=bool(_HISTORY.search(p))) <= said]
+    kept = [p for p in pieces if p not in told
+            or not _kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p))) <= said]
     rest = " ".join(p.strip() for p in kept if p.strip())
     return rest if _ASKS.search(rest) else question
 

@@ -40,6 +40,7 @@ from .asides import without_set_aside
 from .background import without_background
 from .chat import as_plain, quoted_and_asked
 from .typography import as_plain_characters
+from .links import as_link_names
 from .bot_commands import as_said
 from .run_names import as_fields_said
 from .metrics_pasted import as_metrics_said
@@ -883,7 +884,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    for plain in (as_plain_characters, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
+    for plain in (as_plain_characters, as_link_names, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
     question, said = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, corrections = corrected(question)
