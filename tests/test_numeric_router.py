@@ -2460,3 +2460,21 @@ def test_parallel_degrees_without_dp_are_not_the_gpu_count():
 ])
 def test_links_and_letters(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# Busy questions (batch 97): what stands between the setup and the ask, set off by dashes, about another team's
+# parts, a budget, a target or prefill, gives no figure
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("Llama 3.1 70B in fp8 on a single H200 with 16 users at 8k context each and an fp8 KV cache — the other team's "
+     "4 H100s run the 8B at 32k and our SLO is 40 ms per token — how much HBM is left free on that one H200?",
+     "memory", {"gpu": "h200", "batch": 16, "context": 8192, "primary": "free_bytes"}),
+    ("Llama 3.1 70B training on 512 GPUs at sequence length 8,192, micro-batch 1, tensor parallel 8, no pipeline "
+     "parallelism, full activation recomputation — global batch is 1,024 sequences and the 8B side run uses 32k — "
+     "activation memory per GPU?", "memory", {"context": 8192, "batch": 1, "primary": "activation_bytes"}),
+])
+def test_a_busy_question_keeps_its_own_figures(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_dashes_that_hold_the_setup_are_kept():
+    _assert_routed("mixtral 8x7b — 8 users at 16k each — total kv in bf16?", "kv_cache", {"batch": 8, "context": 16384})

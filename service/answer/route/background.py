@@ -42,6 +42,28 @@ _SIGN_OFF = re.compile(r"\n\s*(?:thanks(?: (?:a lot|so much|in advance))?|thank 
 _HEADCOUNT = re.compile(rf"\b(?:{_PEOPLE})\b", re.I)  # how many people there are is never a figure asked about
 
 
+# "<setup> — the other team's 4 H100s run the 8B at 32k and our SLO is 40 ms per token — how much HBM is left?": what
+# stands between the setup and the ask, set off by dashes, is about something else when it names
+# another model or part, or says whose it is ("the other team", "our budget", "the deadline", "prefill …")
+_DASH = re.compile(r"\s[—–]\s")
+_ELSEWHERE = re.compile(r"\b(?:other|another|separate|side|canary|fallback|follow-up|ablation|eval|nightly|friend'?s|budget|"
+                        r"deadline|slo|sla|target|targets|prefill|ttft|we also|also run|the board|board wants|"
+                        r"backward pass|forward pass|compute per step|step budget|should stay|used \d|hit|managed)\b", re.I)
+
+
+def _without_dashed_asides(text: str) -> str:
+    pieces = _DASH.split(text)
+    if len(pieces) < 3 or not _ASKS.search(pieces[-1]) or _ASKS.search(" ".join(pieces[1:-1])):
+        return text
+    setup = {(t.label, t.key) for t in tag(pieces[0]).tags if t.label in ("MODEL", "GPU")}
+    kept = [pieces[0]]
+    for piece in pieces[1:-1]:
+        names = {(t.label, t.key) for t in tag(piece).tags if t.label in ("MODEL", "GPU", "UNKNOWN_MODEL")}
+        if not (_ELSEWHERE.search(piece) or (setup and names - setup)):
+            kept.append(piece)
+    return " — ".join(kept + [pieces[-1]]) if len(kept) < len(pieces) - 1 else text
+
+
 def _without_letter_frame(question: str) -> str:
     """An email's or a ticket's greeting line and everything from its sign-off on go: the signature's extension,
     the sender's name and team are no part of what is asked."""
@@ -67,7 +89,7 @@ def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
     university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
-    text = _PREAMBLE.sub("", _VERSION.sub(" ", _without_letter_frame(question)))
+    text = _without_dashed_asides(_PREAMBLE.sub("", _VERSION.sub(" ", _without_letter_frame(question))))
     label = _LABEL.search(text)
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]
