@@ -80,6 +80,7 @@ from .shorthand import spelled_out  # noqa: E402
 from .slips import mended  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
 from .spoken import written  # noqa: E402
+from .word_figures import as_digits  # noqa: E402
 from ..spelling import english_words  # noqa: E402
 
 
@@ -785,6 +786,7 @@ def _typed_form(question: str) -> str:
     text = with_run_tokens(text)  # "global batch 4M tokens for 30k steps", "3 epochs of a 1T-token corpus"
     text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
+    text = as_digits(text)  # figures in words the number reader does not take: "zero point three", "two-fifty-six"
     text = spelled_out(text)  # terse shorthand
     text = as_read(text)  # pasted spec-sheet lines
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
