@@ -2478,3 +2478,23 @@ def test_a_busy_question_keeps_its_own_figures(question, calculator, expected):
 
 def test_dashes_that_hold_the_setup_are_kept():
     _assert_routed("mixtral 8x7b — 8 users at 16k each — total kv in bf16?", "kv_cache", {"batch": 8, "context": 16384})
+
+
+# A decode rate asked per minute or per day, a time per N tokens (batch 96): the decode speed, scaled in words
+@pytest.mark.parametrize("question, expected", [
+    ("llama 3.1 8b bf16 on a single rtx 4090, batch 1, no kv reads — how many tokens per minute?",
+     {"primary": "tokens_per_s_per_sequence"}),
+    ("mistral 7b int4 on one tpu v5e chip, batch 1, ignore the kv cache — ms per 100 tokens?",
+     {"primary": "step_time_s", "context": None}),
+    ("deepseek r1 fp8 on 8 h200s (tp 8), 64 users at 4k context each, bf16 kv — aggregate output in tokens per day?",
+     {"primary": "aggregate_tokens_per_s", "batch": 64}),
+])
+def test_a_rate_in_another_unit_is_the_decode_speed(question, expected):
+    routed = _route(question)
+    assert routed.calculator == "decode"
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert any("asked:" in a for a in routed.assumed)  # how to scale it is said
+
+
+def test_tokens_per_minute_on_an_unknown_card_is_not_a_kv_cache():
+    assert isinstance(route_numeric("mistral 7b int4 on an rtx 3090, batch 1, no kv — tokens per minute?"), UnknownGpu)

@@ -52,6 +52,7 @@ from .choice import as_one_option
 from .ranges import as_one_value
 from .fleet import as_fleet_batch
 from .totals import as_counts
+from .rates import as_decode_rate
 from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
 from .described import as_named
@@ -890,7 +891,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(question)
     said += corrections
     question = without_background(question)
-    for reading in (_without_restated_architecture, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
+    for reading in (_without_restated_architecture, as_decode_rate, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
