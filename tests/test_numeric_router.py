@@ -2498,3 +2498,17 @@ def test_a_rate_in_another_unit_is_the_decode_speed(question, expected):
 
 def test_tokens_per_minute_on_an_unknown_card_is_not_a_kv_cache():
     assert isinstance(route_numeric("mistral 7b int4 on an rtx 3090, batch 1, no kv — tokens per minute?"), UnknownGpu)
+
+
+# Directives on what to assume (batch 94)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("ignore the kv cache and runtime overhead, weights only — does llama 3.3 70b in fp8 fit on a single H100 NVL, "
+     "and how much is left over?", "memory", {"gpu": "h100-nvl", "primary": "free_bytes"}),
+    ("qwen2.5 7b bf16 on a single L4, one user. derate the memory bandwidth to 0.65 of spec and skip kv entirely — "
+     "ms per token?", "decode", {"efficiency": 0.65, "primary": "step_time_s"}),
+    ("do it two-level (reduce-scatter in node, all-reduce across nodes, all-gather back): bf16 grads of llama 3.1 70b "
+     "over 8 nodes × 8 b200, one 800G XDR nic per gpu. time?", "collective",
+     {"op": "all_reduce", "nodes": 8, "algorithm": "hierarchical"}),
+])
+def test_directives_on_what_to_assume(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -135,6 +135,13 @@ def _is_conceptual(r: Reading) -> bool:
                for t in r.of("CUE"))
 
 
+def _clause_before(r: Reading, start: int, most: int) -> list[str]:
+    """Up to `most` words before `start`, back to the last punctuation."""
+    words = r.words[max(start - most, 0):start]
+    stops = [i for i, w in enumerate(words) if w in (",", ".", ";", ":", "?", "!", "-", "(", ")")]
+    return words[stops[-1] + 1:] if stops else words
+
+
 def _adds_an_amount(r: Reading, what_does: Tag) -> bool:
     """"what does each token past the window add?", "what does one request reserve?": an amount, asked as a verb."""
     words = [w for w in r.words[what_does.end:] if w not in ("?", ".", "!")]
@@ -182,7 +189,8 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
     if _is_conceptual(r) and not r.has(*_REQUEST):
         return False
     first = next((w for w in r.words if w.isalpha()), "")
-    if first in _AUXILIARIES and not r.has(*_FIT, "check"):
+    imperative = r.words[:2] in (["do", "it"], ["do", "this"], ["do", "that"])  # "do it two-level: …"
+    if first in _AUXILIARIES and not r.has(*_FIT, "check") and not imperative:
         return False  # "did temperature affect…?", "is an H20 good for training?" (not "is it really only 37?")
     return True
 
@@ -251,8 +259,9 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
     word = cue.text.lower()
-    if {"no", "not", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start]):
-        return True  # "(assume no paging savings)", "(grads not saved)": a condition set aside, not what is asked
+    if ({"no", "not", "without", "ignore", "ignoring", "excluding"} & set(r.words[max(cue.start - 2, 0):cue.start])
+            or {"ignore", "ignoring", "excluding", "exclude"} & set(_clause_before(r, cue.start, 6))):
+        return True  # "(assume no paging savings)", "ignore the kv cache and runtime overhead": set aside, not asked
     if _after_the_question(r, cue) and _in_a_sentence_asking_nothing(r, cue):
         return True  # "… fit on one 8x mi300x node? we pay $2.10/hr per card so id rather not buy a second": why
     if _in_the_setup(r, cue):

@@ -14,6 +14,11 @@ _SIZE = r"\d[\d.,]*\s*(?:[kKMGT]i?B|[kmgt]i?b|bytes?)\b"
 _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     (r"\b(?:2|two)[- ]?lvl\b", "two-level", re.I), (r"\blvl\b", "level", re.I),
     (r"\bkv\$", "kv cache", re.I),  # "kv$": the KV cache, as practitioners abbreviate it
+    # "derate the memory bandwidth to 0.65 of spec": an efficiency
+    (r"\bderat(?:e|ed|ing)\s+(?:the\s+)?(?:memory\s+|hbm\s+)?bandwidth\s+to\s+(\d*\.?\d+(?:\s*%)?)(?:\s+of\s+(?:spec|peak|nominal))?",
+     r"at \1 bandwidth efficiency", re.I),
+    # "two-level (reduce-scatter in node, all-reduce across nodes, all-gather back)": the algorithm's phases, not ops asked
+    (r"\b(two[- ]level|hierarchical)\s*\((?=[^()]*(?:reduce[- ]scatter|all[- ]gather))[^()]*\)", r"\1", re.I),
     # "full act ckpt", "selective activation checkpointing": recomputation, not a checkpoint on disk
     (r"\b(full|selective)\s+act(?:ivation)?s?\s+(?:ckpt|checkpointing)\b", r"\1 recompute", re.I),
     (r"\bact(?:ivation)?s?\s+ckpt\b", "full recompute", re.I),
