@@ -392,6 +392,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
         return "roofline"
     if "op" in v or (r.has("busbw", "algbw") and any(k in v for k in ("bandwidth", "busbw", "algbw"))):
         return "collective"
+    if r.has("two_level") and r.has("grads") and "nodes" in v:
+        return "collective"  # "do it two-level: bf16 grads of llama 3.1 70b over 8 nodes": the gradients' all-reduce
     if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
             and not _has_model(s)):
         return "collective"  # "redo the 14 GB one on 16 ranks over xdr": bytes over ranks and a link, no op named
