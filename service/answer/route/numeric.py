@@ -45,6 +45,7 @@ from .bot_commands import as_said
 from .run_names import as_fields_said
 from .metrics_pasted import as_metrics_said
 from .corrections import corrected
+from .inline_corrections import as_corrected_inline
 from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
@@ -899,8 +900,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     for plain in (as_plain_characters, as_link_names, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
     question, said = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
+    question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"
     question, corrections = corrected(question)
-    said += corrections
+    said += inline + corrections
     question = without_background(question)
     for reading in (_without_restated_architecture, as_decode_rate, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
