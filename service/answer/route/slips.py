@@ -53,11 +53,12 @@ def _mend(token: str) -> str:
         swapped = [w for w in _SWAPPED_WORDS if sorted(w) == sorted(word) and OSA.distance(w, word) == 1]
         if len(swapped) == 1:
             return swapped[0]
-    found = [name for name in _NAMES if _one_slip(typed, name)]
+    found = [name for name in _NAMES if _one_slip(typed, name) and _mine(typed, name)]
     if len(found) == 1:
         return found[0]
     if typed.group(1) and typed.group(2) and len(typed.group(1)) >= 3:  # "qwn2.5": the family, then its version
-        found = [name for name in _NAMES if name.isalpha() and _one_slip(_SHAPE.match(typed.group(1)), name)]
+        found = [name for name in _NAMES if name.isalpha() and _one_slip(_SHAPE.match(typed.group(1)), name)
+                 and _mine(_SHAPE.match(typed.group(1)), name)]
         if len(found) == 1:
             return found[0] + word[len(typed.group(1)):]
     if not typed.group(1) and typed.group(2) and len(typed.group(3)) >= 3:  # "4bti": a figure, then its word
@@ -66,6 +67,17 @@ def _mend(token: str) -> str:
         found = [name for name in _WORDS_AFTER_A_FIGURE if _one_slip(_SHAPE.match(typed.group(3)), name)]
         return typed.group(2) + found[0] if len(found) == 1 else token
     return token
+
+
+# long names the tagger does not mend itself (its own mending says what it read: "“mixtrel 8x7b” read as Mixtral 8x7B")
+_NOT_THE_TAGGERS = {"ascend", "trillium", "gaudi3", "nvlink", "infiniband"}
+
+
+def _mine(typed: re.Match, name: str) -> bool:
+    """Slips this module mends: short names, a doubled letter ("mistrall"), or names the tagger's mending misses."""
+    letters = typed.group(1) + typed.group(3)
+    return len(letters) < 5 or bool(re.search(r"(\w)\1", letters)) and not re.search(r"(\w)\1", name) \
+        or name in _NOT_THE_TAGGERS
 
 
 def _one_slip(typed: re.Match, name: str) -> bool:
