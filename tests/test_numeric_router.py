@@ -2223,7 +2223,7 @@ def test_serving_replicas_are_no_data_parallelism(question, calculator, expected
 
 
 # A range or a rough figure with the one to use said (batch 78) is that one figure; the end not chosen is noise
-@pytest.mark.parametrize("question, calculator, expected", [
+RANGES = [
     ("zero-3 for llama 3.1 70b across anywhere from 32 to 128 gpus; assume the minimum. model states per gpu?",
      "memory", {"gpus": 32, "zero_stage": 3}),
     ("fsdp of llama 3.1 8b on 2-4 nodes of 8 h100 each (assume the minimum node count), sharded state per gpu?",
@@ -2244,9 +2244,7 @@ def test_serving_replicas_are_no_data_parallelism(question, calculator, expected
      "kv_cache", {"context": 30000}),
     ("fine-tuning gpt-oss-20b or gpt-oss-120b, budget for the bigger of the two: full training checkpoint size?",
      "memory", {"model": "gpt-oss-120b"}),
-])
-def test_a_range_with_its_choice_said_is_the_figure_chosen(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_a_range_with_no_choice_said_is_left_as_typed():
@@ -2255,7 +2253,7 @@ def test_a_range_with_no_choice_said_is_left_as_typed():
 
 
 # A learner's own result is what is checked, never an input (batch 80); a family with its size said apart (batch 79)
-@pytest.mark.parametrize("question, calculator, expected", [
+CLAIMS_AND_BURSTS = [
     ("gpt-oss-20b in mxfp4 on a 4090, one user — i worked out ~90 tok/s. am I off?", "decode",
      {"model": "gpt-oss-20b", "batch": 1, "primary": "tokens_per_s_per_sequence"}),
     ("llama 3.1 70b bf16, TP=4 on H100 SXM, 32 sequences at 8k context — I get ~25 ms per decode step. right?",
@@ -2268,9 +2266,7 @@ def test_a_range_with_no_choice_said_is_left_as_typed():
      {"model": "llama-3.1-8b", "batch": 32, "context": 8192}),
     ("hmm\ndsv3\nhow big is one full training ckpt\n(bf16 weights, fp32 master copy, both adam moments, grads not saved)",
      "memory", {"model": "deepseek-v3", "primary": "checkpoint_bytes"}),
-])
-def test_a_claimed_result_or_a_burst_of_lines_is_read(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_a_claimed_size_with_no_other_cue_still_asks_the_size():
@@ -2280,7 +2276,7 @@ def test_a_claimed_size_with_no_other_cue_still_asks_the_size():
 
 
 # The answer asked at a scope (batch 83): a fleet's KV cache is every replica's sequences in one batch
-@pytest.mark.parametrize("question, calculator, expected", [
+SCOPES = [
     ("deepseek v3 kv for the whole fleet: 12 replicas x 24 concurrent chats x 16k tokens each, bf16 latent cache",
      "kv_cache", {"batch": 288, "context": 16384}),
     ("gpt-oss-20b, a node of 8 gpus each running its own replica with 64 users at 4k - total bf16 kv across the node",
@@ -2295,9 +2291,7 @@ def test_a_claimed_size_with_no_other_cue_still_asks_the_size():
     ("4 gb200 nvl72 racks (72 gpus per rack) training qwen2.5 72b on 18T tokens at 30% mfu, how long", "training",
      {"gpus": 288}),
     ("4 racks of gb200 nvl72 training qwen2.5 72b on 18T tokens at 30% mfu, how long", "training", {"gpus": 288}),
-])
-def test_an_answer_asked_at_a_scope(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_one_replicas_kv_is_not_multiplied_by_the_fleet():
@@ -2337,7 +2331,7 @@ def test_a_product_in_a_training_question_is_still_worked_out():
 
 
 # Planning and budget talk around the figure that decides it (batch 88): prices, rentals and targets are no inputs
-@pytest.mark.parametrize("question, calculator, expected", [
+PLANNING_TALK = [
     ("the board wants a 70B dense model trained on two trillion tokens before the december launch, which leaves us "
      "45 days of compute. b200s in fp8 at 30% mfu: how many do we need to rent?", "training",
      {"deadline_days": 45, "primary": "gpus_needed"}),
@@ -2350,9 +2344,7 @@ def test_a_product_in_a_training_question_is_still_worked_out():
      "cache — what per-user rate should we expect?", "decode", {"gpus": 2, "batch": 32, "context": 4096}),
     ("finance asks whether the $7k l40s is enough for our fp8 gemm at 300 ops/byte — what's attainable on it?",
      "roofline", {"gpu": "l40s", "intensity": 300}),
-])
-def test_planning_talk_around_the_figure_asked(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_what_renting_costs_is_still_not_a_calculation():
@@ -2361,7 +2353,7 @@ def test_what_renting_costs_is_still_not_a_calculation():
 
 # Models given by their architecture (batch 89): a pasted MoE or MQA config is the model; a named model's restated
 # architecture is the registry's, and a restated figure that disagrees is said
-@pytest.mark.parametrize("question, calculator, expected", [
+ARCHITECTURES = [
     ("MoE we trained: 24 layers, hidden 2048, 16 heads, 4 kv heads, 64 experts (top-6 routing) each with ffn 1408, "
      "vocab 102400 — all weights in bf16, how big?", "memory", {"precision": "bf16"}),
     ("llama 3.1 405b (126 layers, 8 kv heads, head_dim 128): 8 seqs of 100,000 tokens each, fp8 kv — total?",
@@ -2369,9 +2361,7 @@ def test_what_renting_costs_is_still_not_a_calculation():
     ("llama 3.1 70b (80 layers, hidden 8192, GQA-8) fp8 on 2 h100s with tp 2, batch 1, no kv — ms per token?",
      "decode", {"model": "llama-3.1-70b", "context": None, "primary": "step_time_s"}),
     ("llama 3 70b: kv$/tok in fp16?", "kv_cache", {"model": "llama-3-70b", "kv_precision": "fp16"}),
-])
-def test_a_model_given_by_its_architecture(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_a_pasted_config_reads_experts_shared_kv_heads_and_head_dim():
@@ -2392,7 +2382,7 @@ def test_a_restated_figure_that_is_not_the_registrys_is_said():
 
 
 # Practitioner jargon (batch 84) and a setup referred back to (batch 85)
-@pytest.mark.parametrize("question, calculator, expected", [
+JARGON_AND_REFERENCES = [
     ("mistral 7b pretrain: gbs 1024 mbs 2 ga 8, no tp/pp, ZeRO-1, seqlen 4096, full act ckpt, A100 80GB — per-GPU "
      "total (states + acts)?", "memory", {"dp": 64, "batch": 2, "recompute": "full", "primary": "total_bytes"}),
     ("FSDP FULL_SHARD llama 3.1 70b over 128x H200, seqlen 8k, mbs 1, full act ckpt — HBM free per GPU?", "memory",
@@ -2405,13 +2395,11 @@ def test_a_restated_figure_that_is_not_the_registrys_is_said():
      "fp8?", "kv_cache", {"batch": 32, "kv_precision": "fp8"}),
     ("we run llama 3.1 70b fp8 on a single h100 with 32k context for 8 seqs. does it OOM?", "memory",
      {"primary": "free_bytes"}),
-])
-def test_jargon_and_a_setup_referred_back_to(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 # Topology as totals and ratios (batch 92)
-@pytest.mark.parametrize("question, calculator, expected", [
+TOTALS_AND_RATIOS = [
     ("2 nodes, 16 mi300x total, 400G roce nic per gpu between the nodes — hierarchical all-reduce of 8 GB across all "
      "16?", "collective", {"nodes": 2, "gpus_per_node": 8}),
     ("one node = 8 cards, we have 6 nodes of a100 80gb sxm with HDR infiniband per card. two-level all-reduce of llama "
@@ -2429,9 +2417,7 @@ def test_jargon_and_a_setup_referred_back_to(question, calculator, expected):
      "cluster?", "kv_cache", {"batch": 288}),
     ("the whole 8-gpu mi355x node runs a kernel doing 1.6e15 FLOP in total while moving 8e12 bytes in total. "
      "attainable fp8 flop/s per gpu?", "roofline", {"intensity": 200}),
-])
-def test_topology_given_as_totals_and_ratios(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_parallel_degrees_without_dp_are_not_the_gpu_count():
@@ -2440,7 +2426,7 @@ def test_parallel_degrees_without_dp_are_not_the_gpu_count():
 
 
 # Links (batch 90) and emails (batch 93): a link is what it names, a letter's frame and signature are no inputs
-@pytest.mark.parametrize("question, calculator, expected", [
+LINKS_AND_LETTERS = [
     ("fewest https://cloud.google.com/tpu/docs/v5e chips to hold [mixtral 8x7b](https://huggingface.co/mistralai/"
      "Mixtral-8x7B-Instruct-v0.1) weights in bf16?", "memory", {"gpu": "tpu-v5e", "model": "mixtral-8x7b"}),
     ("per https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html — [Qwen2.5-72B](https://huggingface"
@@ -2457,23 +2443,19 @@ def test_parallel_degrees_without_dp_are_not_the_gpu_count():
     ("Hi team,\n\nWe're sizing the launch (launch date 2025-11-03, 4 regions). The on-call rotation is 7 people.\n\n"
      "Llama 3.3 70B with an fp8 KV cache: 50 concurrent sessions at 32,000 tokens each. Total KV cache size?\n\n"
      "Cheers,\nNadia\nInference Platform, ext. 4410", "kv_cache", {"batch": 50, "context": 32000}),
-])
-def test_links_and_letters(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 # Busy questions (batch 97): what stands between the setup and the ask, set off by dashes, about another team's
 # parts, a budget, a target or prefill, gives no figure
-@pytest.mark.parametrize("question, calculator, expected", [
+BUSY_QUESTIONS = [
     ("Llama 3.1 70B in fp8 on a single H200 with 16 users at 8k context each and an fp8 KV cache — the other team's "
      "4 H100s run the 8B at 32k and our SLO is 40 ms per token — how much HBM is left free on that one H200?",
      "memory", {"gpu": "h200", "batch": 16, "context": 8192, "primary": "free_bytes"}),
     ("Llama 3.1 70B training on 512 GPUs at sequence length 8,192, micro-batch 1, tensor parallel 8, no pipeline "
      "parallelism, full activation recomputation — global batch is 1,024 sequences and the 8B side run uses 32k — "
      "activation memory per GPU?", "memory", {"context": 8192, "batch": 1, "primary": "activation_bytes"}),
-])
-def test_a_busy_question_keeps_its_own_figures(question, calculator, expected):
-    _assert_routed(question, calculator, expected)
+]
 
 
 def test_dashes_that_hold_the_setup_are_kept():
@@ -2501,7 +2483,7 @@ def test_tokens_per_minute_on_an_unknown_card_is_not_a_kv_cache():
 
 
 # Directives on what to assume (batch 94)
-@pytest.mark.parametrize("question, calculator, expected", [
+DIRECTIVES = [
     ("ignore the kv cache and runtime overhead, weights only — does llama 3.3 70b in fp8 fit on a single H100 NVL, "
      "and how much is left over?", "memory", {"gpu": "h100-nvl", "primary": "free_bytes"}),
     ("qwen2.5 7b bf16 on a single L4, one user. derate the memory bandwidth to 0.65 of spec and skip kv entirely — "
@@ -2509,6 +2491,13 @@ def test_tokens_per_minute_on_an_unknown_card_is_not_a_kv_cache():
     ("do it two-level (reduce-scatter in node, all-reduce across nodes, all-gather back): bf16 grads of llama 3.1 70b "
      "over 8 nodes × 8 b200, one 800G XDR nic per gpu. time?", "collective",
      {"op": "all_reduce", "nodes": 8, "algorithm": "hierarchical"}),
-])
-def test_directives_on_what_to_assume(question, calculator, expected):
+]
+
+
+# Each list above is one class of reader phrasing (blind batches 78–101); each question gets the figures it means
+@pytest.mark.parametrize("question, calculator, expected", RANGES + CLAIMS_AND_BURSTS + SCOPES + PLANNING_TALK
+                         + ARCHITECTURES + JARGON_AND_REFERENCES + TOTALS_AND_RATIOS + LINKS_AND_LETTERS
+                         + BUSY_QUESTIONS + DIRECTIVES)
+def test_a_reading_gives_the_calculation_the_figures_the_reader_means(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+

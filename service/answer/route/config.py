@@ -29,13 +29,19 @@ _WORDS = {
 _ONE = {"one": "1"}
 
 
+def _said_value(m: re.Match) -> int:
+    """The figure a field's pattern caught ("sharing one kv head": 1)."""
+    said = next(g for g in m.groups() if g)
+    return int(_ONE.get(said, said))
+
+
 def pasted_config(question: str) -> dict[str, int] | None:
     """The architecture fields the question spells out, when they make a whole config; else None."""
     found = {key: int(value) for key, value in _JSON.findall(question)}
     text = question.lower()
     for key, pattern in _WORDS.items():
         if key not in found and (m := re.search(pattern, text)):
-            found[key] = int(_ONE.get(next(g for g in m.groups() if g), next(g for g in m.groups() if g)))
+            found[key] = _said_value(m)
     if "num_experts" in found and "num_experts_per_tok" not in found:
         return None  # an expert count with no routing said is no model the calculators can size
     return found if all(k in found for k in REQUIRED) else None
@@ -79,7 +85,7 @@ def _differences(said: str, model) -> str:
     for key, pattern in _WORDS.items():
         m = re.search(pattern, said.lower())
         if m and key in config and config[key] is not None:
-            value = int(_ONE.get(next(g for g in m.groups() if g), next(g for g in m.groups() if g)))
+            value = _said_value(m)
             if value != config[key]:
                 out.append(f"{key} {value}, not {config[key]}")
     return "; ".join(out)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .rewrite import each_match_rewritten
+
 _STRUCK = re.compile(r"~~[^~\n]+~~\s*")
 _ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
 # "(no, 4)", "(no wait, zero-3)", "(8x22b, sorry)", "(3.1, sorry)", "(edit: fp8)"
@@ -25,16 +27,12 @@ def as_corrected_inline(question: str) -> tuple[str, list[str]]:
         struck = _STRUCK.findall(question)
         question = _STRUCK.sub("", question)
         notes += [f"“{s.strip()}” struck out" for s in struck]
-    for pattern in (_IN_BRACKETS, _ARROW, _ER):
-        start = 0
-        while m := pattern.search(question, start):
-            new = (m.group("a") or m.group("b")).strip() if pattern is _IN_BRACKETS else None
-            replaced = _replace(question, m, new)
-            if replaced is None:
-                start = m.end()
-                continue
-            question, note = replaced
-            notes.append(note)
+    question, said = each_match_rewritten(_IN_BRACKETS, question,
+                                          lambda m, text: _replace(text, m, (m.group("a") or m.group("b")).strip()))
+    notes += said
+    for pattern in (_ARROW, _ER):
+        question, said = each_match_rewritten(pattern, question, lambda m, text: _replace(text, m, None))
+        notes += said
     return question, notes
 
 

@@ -107,7 +107,8 @@ _PHRASE_LIST = [(pattern, words) for pattern, words in (
 )]
 # each phrase with the letters it must start with: a question holding none of them skips its regular expression
 # (~200 phrases tried in turn cost half a millisecond a question; most are English and hold almost none)
-_PHRASES = [(re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.I), words, re.match(r"[a-z]{2,}", pattern))
+_PHRASES = [(re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.I), words,
+             lead.group(0) if (lead := re.match(r"[a-z]{2,}", pattern)) else "")
             for pattern, words in _PHRASE_LIST]
 # Chinese and Japanese: no spaces between words, so no word boundaries either; each becomes English with spaces
 _CJK = [(re.compile(pattern), words if "\\" in words else f" {words} ") for pattern, words in (
@@ -152,7 +153,7 @@ def in_english(text: str) -> str:
     text = _WHICH_FIGURE.sub("what is the ", text)
     lowered = text.lower()
     for pattern, words, lead in _PHRASES:
-        if lead is None or lead.group(0) in lowered:
+        if lead in lowered:  # ("" is in every question: a phrase with no plain first letters is always tried)
             text = pattern.sub(words, text)
             lowered = text.lower()
     return text

@@ -69,10 +69,7 @@ def _one_of_range(match: re.Match, text: str) -> tuple[str, str] | None:
     ahead = text[match.end():match.end() + _SEARCH_AHEAD]
     picked = _picked(ahead, lo, hi, unit)
     if picked is not None:
-        figure, start, end = picked
-        rest = text[match.end():]
-        rest = rest[:start] + rest[end:] if start is not None else rest
-        return _said(text, match, label + figure, rest)
+        return _said_picked(text, match, picked, label)
     chosen = _END_CHOSEN.search(ahead)
     if chosen is None:  # "each 16k-32k tokens. size it for 8 chats at 32k": an end said again is the one meant
         again = re.search(rf"(?<![\w.,])(?:{re.escape(match.group('lo'))}|{re.escape(match.group('hi'))})"
@@ -90,12 +87,7 @@ def _one_of_rough(match: re.Match, text: str) -> tuple[str, str] | None:
     ahead = text[match.end():match.end() + _SEARCH_AHEAD]
     value = _value(match.group("lo"))
     picked = _picked(ahead, value / 2, value * 2, match.group("lo_unit"))
-    if picked is None:
-        return None
-    figure, start, end = picked
-    rest = text[match.end():]
-    rest = rest[:start] + rest[end:] if start is not None else rest
-    return _said(text, match, figure, rest)
+    return None if picked is None else _said_picked(text, match, picked)
 
 
 def _picked(ahead: str, lo: float, hi: float, unit: str) -> tuple[str, int | None, int | None] | None:
@@ -131,6 +123,13 @@ _SCALES = {"k": 1024, "m": 1e6, "b": 1e9, "t": 1e12}
 
 def _spaced(unit: str) -> str:
     return unit if not unit or unit.lower() in _SCALES or unit in ("%", "-way") else " " + unit
+
+
+def _said_picked(text: str, match: re.Match, picked: tuple[str, int | None, int | None], label: str = "") -> tuple[str, str]:
+    """The range (or rough figure) said as the figure picked, the words that only picked it taken out."""
+    figure, start, end = picked
+    rest = text[match.end():]
+    return _said(text, match, label + figure, rest[:start] + rest[end:] if start is not None else rest)
 
 
 def _said(text: str, match: re.Match, figure: str, rest: str) -> tuple[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .rewrite import count_pattern, count_value
+from .rewrite import count_pattern, count_value, each_match_rewritten
 
 _N = count_pattern()
 _PART = (r"(?P<part>tpu\s+v\d+\w*(?:\s+chips?)?|[a-z]+[\w-]*\d[\w-]*(?:\s+(?:sxm|pcie|nvl|80gb|40gb|cards?|chips?|gpus?))?|"
@@ -44,24 +44,20 @@ _GPUS_TOTAL = re.compile(rf"\b(?P<total>\d+)\s+{_PART}", re.I)
 def as_counts(question: str) -> tuple[str, list[str]]:
     """The question with its totals and ratios worked out into the counts a calculation takes, and a note of each."""
     notes: list[str] = []
-    question = _rewrite(_NODES_THEN_TOTAL, question, notes, _nodes_then_total)
-    question = _rewrite(_TOTAL_OVER_NODES, question, notes, _total_over_nodes)
-    question = _rewrite(_ONE_NODE_IS, question, notes, _one_node_is)
-    question = _rewrite(_DEGREES, question, notes, _degrees)
+    for pattern, said in ((_NODES_THEN_TOTAL, _nodes_then_total), (_TOTAL_OVER_NODES, _total_over_nodes),
+                          (_ONE_NODE_IS, _one_node_is), (_DEGREES, _degrees)):
+        question, more = each_match_rewritten(pattern, question, _in_place(said))
+        notes += more
     question = _per_replica(question, notes)
     return question, notes
 
 
-def _rewrite(pattern: re.Pattern, question: str, notes: list[str], said) -> str:
-    m = pattern.search(question)
-    if m is None:
-        return question
-    out = said(m)
-    if out is None:
-        return question
-    text, note = out
-    notes.append(note)
-    return question[:m.start()] + text + question[m.end():]
+def _in_place(said):
+    """A rewrite of the match alone (`said(match)`: its new words and a note, or None) as a rewrite of the text."""
+    def rewrite(m: re.Match, text: str) -> tuple[str, str] | None:
+        out = said(m)
+        return None if out is None else (text[:m.start()] + out[0] + text[m.end():], out[1])
+    return rewrite
 
 
 def _nodes_then_total(m: re.Match) -> tuple[str, str] | None:

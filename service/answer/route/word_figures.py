@@ -14,6 +14,7 @@ _UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eig
 _TENS = {w: (i + 2) * 10 for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _DIGIT = "|".join(_UNITS)
 _SCALE = r"(?P<scale>thousand|million|billion|trillion)"
+_BITS = {"sixteen": 16, "thirty-two": 32}
 _TEENS = {w: i + 10 for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
                                             "nineteen".split())}
 _WHOLE = rf"(?:(?:{'|'.join(_TENS)})[\s-](?:{_DIGIT})|{'|'.join(_TENS)}|{'|'.join(_TEENS)}|{_DIGIT})"
@@ -44,7 +45,7 @@ _REWRITES = [(re.compile(pattern, re.I), said) for pattern, said in (
                    + (_UNITS[m.group('u').lower()] if m.group('u') else 0))),
     # "an eight-bit integer cache", "four-bit weights"
     (rf"\b(?P<n>{_DIGIT}|sixteen|thirty-two)[- ]bits?\b(?:\s+integers?)?",
-     lambda m: f"{ {'sixteen': 16, 'thirty-two': 32}.get(m.group('n').lower(), _UNITS.get(m.group('n').lower()))}-bit"),
+     lambda m: f"{_BITS.get(m.group('n').lower(), _UNITS.get(m.group('n').lower()))}-bit"),
     (r"\bgibibytes?\b", lambda m: "GiB"), (r"\bmebibytes?\b", lambda m: "MiB"), (r"\btebibytes?\b", lambda m: "TiB"),
 )]
 
