@@ -734,7 +734,7 @@ def _pipeline():
     for key, patterns in _number_patterns().items():
         numbers.add(key, patterns)
     kinds = {nlp.vocab.strings[key]: phrase for key, (_, phrase) in phrases.items()}
-    return nlp, names, kinds, numbers, _typo_vocabulary()
+    return nlp, names, kinds, numbers
 
 
 @lru_cache(maxsize=1)
@@ -747,13 +747,14 @@ def _known_words() -> frozenset[str]:
     return frozenset(_typo_vocabulary())
 
 
-def _typo_vocabulary() -> list[str]:
+@lru_cache(maxsize=1)
+def _typo_vocabulary() -> tuple[str, ...]:
     words = set(_FAMILIES)
     for phrases in (*CUES.values(), *OPS.values()):
         for phrase in phrases:
             words.update(w for w in re.split(r"[\s\-_/]+", phrase.lower()) if len(w) >= 5 and w.isalpha())
     words |= {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "bandwidth", "tokens"}
-    return sorted(words - {"outside"})
+    return tuple(sorted(words - {"outside"}))
 
 
 @lru_cache(maxsize=1)
@@ -839,10 +840,10 @@ def _chosen_side(m: re.Match) -> str:
 
 def tag(question: str) -> Reading:
     """The question's tags, in reading order."""
-    nlp, names, kinds, numbers, vocabulary = _pipeline()
+    nlp, names, kinds, numbers = _pipeline()
     doc = nlp.make_doc(_typed_form(question))
     _merge_number_words(doc)
-    _mend_typos(doc, vocabulary)
+    _mend_typos(doc)
     tags = [_form_factor_variant(doc, _memory_variant(doc, _glued_variant(doc, t)))
             for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
     tags = _without_swallowed(tags)
@@ -910,11 +911,12 @@ def _says_a_length(doc: Doc, span: Span) -> bool:
 def _merge_number_words(doc: Doc) -> None:
     """Give every number its value; runs of number words ("sixty-four", "a million") become one token."""
     runs: list[tuple[int, int, float]] = []
+    tokens = list(doc)  # read from one list: indexing a Doc builds a new Token every time
     i = 0
-    while i < len(doc):
-        t = doc[i]
-        if _scientific(doc, i):  # "3e11 tokens", "3.8e25 FLOPs": the tokenizer split it in three
-            runs.append((i, i + 3, float(doc[i:i + 3].text)))
+    while i < len(tokens):
+        t = tokens[i]
+        if _scientific(tokens, i):  # "3e11 tokens", "3.8e25 FLOPs": the tokenizer split it in three
+            runs.append((i, i + 3, float("".join(part.text for part in tokens[i:i + 3]))))
             i += 3
             continue
         if t.like_num and t.text[:1].isdigit():
@@ -925,28 +927,28 @@ def _merge_number_words(doc: Doc) -> None:
             i += 1
             continue
         j = i
-        if t.lower_ == "half" and i + 1 < len(doc) and doc[i + 1].lower_ in ("a", "an"):
-            scale = _words_value([doc[i + 2].lower_]) if i + 2 < len(doc) and doc[i + 2].lower_ in _SCALE_WORDS else None
+        if t.lower_ == "half" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("a", "an"):
+            scale = _words_value([tokens[i + 2].lower_]) if i + 2 < len(tokens) and tokens[i + 2].lower_ in _SCALE_WORDS else None
             end = i + 3 if scale else i + 2
             runs.append((i, end, 0.5 * (scale or 1.0)))  # "half a gigabyte", "half a million tokens"
             i = end
             continue
-        if (fraction := _fraction(doc, i)) is not None:  # "a quarter million tokens", "three quarters of its peak"
+        if (fraction := _fraction(tokens, i)) is not None:  # "a quarter million tokens", "three quarters of its peak"
             runs.append(fraction)
             i = fraction[1]
             continue
-        if t.lower_ in _SCALE_WORDS and i and _value(doc[i - 1]) is not None and doc[i - 1].text[:1].isdigit():
+        if t.lower_ in _SCALE_WORDS and i and _value(tokens[i - 1]) is not None and tokens[i - 1].text[:1].isdigit():
             i += 1  # "15 trillion tokens": the word is the number's multiplier
             continue
-        if t.lower_ == "a" and not (i + 1 < len(doc) and doc[i + 1].lower_ in _SCALE_WORDS):
+        if t.lower_ == "a" and not (i + 1 < len(tokens) and tokens[i + 1].lower_ in _SCALE_WORDS):
             i += 1
             continue
-        while j < len(doc) and (doc[j].lower_ in _WORD_NUMBERS - {"a"} or (doc[j].text in _JOINERS and j > i)
-                                or (j == i and doc[j].lower_ == "a") or _and_inside_number(doc, i, j)):
+        while j < len(tokens) and (tokens[j].lower_ in _WORD_NUMBERS - {"a"} or (tokens[j].text in _JOINERS and j > i)
+                                or (j == i and tokens[j].lower_ == "a") or _and_inside_number(tokens, i, j)):
             j += 1
-        while j > i and (doc[j - 1].text in _JOINERS or doc[j - 1].lower_ == "a"):
+        while j > i and (tokens[j - 1].text in _JOINERS or tokens[j - 1].lower_ == "a"):
             j -= 1
-        value = _words_value([w.lower_ for w in doc[i:j] if w.text not in _JOINERS and w.lower_ != "and"]) if j > i else None
+        value = _words_value([w.lower_ for w in tokens[i:j] if w.text not in _JOINERS and w.lower_ != "and"]) if j > i else None
         if value is not None:
             runs.append((i, j, value))
             i = j
@@ -962,7 +964,7 @@ def _merge_number_words(doc: Doc) -> None:
         _set_value(doc[start - shift], value)
 
 
-def _fraction(doc: Doc, i: int) -> tuple[int, int, float] | None:
+def _fraction(doc: Sequence[Token], i: int) -> tuple[int, int, float] | None:
     """'a quarter million' (250,000), 'three quarters of' (0.75), 'two thirds of' (0.667): a fraction of a scale
     word, or of whatever follows 'of'; None for any other word ("a quarter" alone is left to its context)."""
     count = {"a": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}.get(doc[i].lower_)
@@ -975,16 +977,18 @@ def _fraction(doc: Doc, i: int) -> tuple[int, int, float] | None:
     return (i, i + 2, share) if after == "of" else None
 
 
-def _scientific(doc: Doc, i: int) -> bool:
+def _scientific(doc: Sequence[Token], i: int) -> bool:
     """Tokens i..i+2 are one number in scientific notation, glued: "3", "e", "11" (not inside a code such as
     "stablelm-3b-4e1t", where a hyphen glued before or a letter glued after makes it part of a name)."""
+    if not (i + 2 < len(doc) and doc[i + 1].lower_ == "e"):  # the cheap test first: this runs at every token
+        return False
     in_a_name = (i and doc[i - 1].text == "-" and not doc[i - 1].whitespace_) or (
         i + 3 < len(doc) and not doc[i + 2].whitespace_ and doc[i + 3].is_alpha)
-    return (i + 2 < len(doc) and doc[i].like_num and doc[i].text[:1].isdigit() and not doc[i].whitespace_
-            and doc[i + 1].lower_ == "e" and not doc[i + 1].whitespace_ and doc[i + 2].text.isdigit() and not in_a_name)
+    return (doc[i].like_num and doc[i].text[:1].isdigit() and not doc[i].whitespace_
+            and not doc[i + 1].whitespace_ and doc[i + 2].text.isdigit() and not in_a_name)
 
 
-def _and_inside_number(doc: Doc, i: int, j: int) -> bool:
+def _and_inside_number(doc: Sequence[Token], i: int, j: int) -> bool:
     """'four hundred and five', 'one point five': the 'and' after a hundred, or a 'point' between two number
     words, is part of the number."""
     joins = (doc[j].lower_ == "and" and doc[j - 1].lower_ in _SCALE_WORDS) or doc[j].lower_ == "point"
@@ -1018,21 +1022,27 @@ def _words_value(words: list[str]) -> float | None:
         return None
 
 
-def _mend_typos(doc: Doc, vocabulary: list[str]) -> None:
+def _mend_typos(doc: Doc) -> None:
     """A misspelt domain word gets its intended spelling as its NORM (same first letter, ≥ 85% alike)."""
-    known = _known_words()
     for t in doc:
-        word = t.lower_
-        if len(word) < 5 or not t.is_alpha or word in known:
-            continue
-        hit = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=85)
-        if hit is None:  # two letters swapped ("gahter") is one slip, though the ratio counts it as two
-            hit = process.extractOne(word, vocabulary, scorer=OSA.distance, score_cutoff=1)
-            hit = hit if hit and sorted(hit[0]) == sorted(word) else None
-        if hit and hit[0][0] == word[0] and not (word.startswith(hit[0]) or hit[0].startswith(word)):
-            if hit[0] in _outside_words() and word in english_words():
-                continue  # "filed" is a word, not a misspelt "failed" that would send the question elsewhere
-            t.norm_ = hit[0]
+        if len(t.lower_) >= 5 and t.is_alpha and (mended := _mended_word(t.lower_)) is not None:
+            t.norm_ = mended
+
+
+@lru_cache(maxsize=8192)
+def _mended_word(word: str) -> str | None:
+    """The domain word a misspelt word stands for, or None (cached: readers repeat their words)."""
+    if word in _known_words():
+        return None
+    hit = process.extractOne(word, _typo_vocabulary(), scorer=fuzz.ratio, score_cutoff=85)
+    if hit is None:  # two letters swapped ("gahter") is one slip, though the ratio counts it as two
+        hit = process.extractOne(word, _typo_vocabulary(), scorer=OSA.distance, score_cutoff=1)
+        hit = hit if hit and sorted(hit[0]) == sorted(word) else None
+    if hit and hit[0][0] == word[0] and not (word.startswith(hit[0]) or hit[0].startswith(word)):
+        if hit[0] in _outside_words() and word in english_words():
+            return None  # "filed" is a word, not a misspelt "failed" that would send the question elsewhere
+        return hit[0]
+    return None
 
 
 @lru_cache(maxsize=1024)
