@@ -1297,6 +1297,7 @@ def test_a_page_does_not_turn_every_question_into_its_calculation(question, comp
 @pytest.mark.parametrize("question", [
     "full shard llama 3.1 70b over 64 a100 40gb pcie - fits per card?",  # no such A100 in the registry
     "llama 3.1 70b fp8 on an h100 96gb, fits?",  # a memory no H100 in the registry has
+    "Mistral-7B-Instruct-v0.1 bf16 on one A100-PCIE-40GB, batch 1 - tok/s?",  # only the SXM A100 has 40 GB here
 ])
 def test_a_variant_the_registry_lacks_is_an_unknown_gpu(question):
     assert isinstance(route_numeric(question), UnknownGpu)
@@ -1310,6 +1311,17 @@ def test_a_variant_the_registry_lacks_is_an_unknown_gpu(question):
 ])
 def test_variants_the_registry_has_stay_known(question, gpu):
     assert _route(question).inputs["gpu"] == gpu
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a part's own memory and form factor, in either order, name the part: they are no buffer and no link
+    ("L40S 48GB PCIe fp8 dense ridge point?", "roofline", {"gpu": "l40s", "primary": "ridge_point"}),
+    ("what's the HBM bandwidth of one MI355X OAM 288GB, in TB/s?", "roofline", {"gpu": "mi355x", "primary": "bandwidth"}),
+    ("all-gather the bf16 weights of Mixtral-8x7B-Instruct-v0.1 across 8 H200 SXM 141GB over NVLink - time?",
+     "collective", {"gpu": "h200", "model": "mixtral-8x7b", "op": "all_gather", "size": None}),
+])
+def test_a_parts_own_memory_and_form_factor_are_part_of_its_name(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
 
 
 @pytest.mark.parametrize("question, calculator, expected", [

@@ -844,8 +844,7 @@ def tag(question: str) -> Reading:
     doc = nlp.make_doc(_typed_form(question))
     _merge_number_words(doc)
     _mend_typos(doc)
-    tags = [_form_factor_variant(doc, _memory_variant(doc, _glued_variant(doc, t)))
-            for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
+    tags = [_variant(doc, t) for t in _phrase_tags(doc, names, kinds) if not _figure_not_card(doc, t)]
     tags = _without_swallowed(tags)
     covered = {i for t in tags for i in range(t.start, t.end)}
     tags += _name_tags(doc, covered, {t.start for t in tags if t.label == "GPU"})
@@ -1382,9 +1381,18 @@ def _glued_variant(doc: Doc, t: Tag) -> Tag:
     return Tag("UNKNOWN_GPU", "gpu", t.start, t.end + 1, typed)
 
 
-_FORM_FACTORS = {"pcie", "sxm", "sxm4", "sxm5", "nvl"}
+def _variant(doc: Doc, t: Tag) -> Tag:
+    """A part's name with what is written after it that says which variant: a glued letter, its memory and its
+    form factor, in either order ("a100 40gb pcie", "mi355x oam 288gb")."""
+    t = _glued_variant(doc, t)
+    for _ in range(2):
+        t = _form_factor_variant(doc, _memory_variant(doc, t))
+    return t
+
+
+_FORM_FACTORS = {"pcie", "sxm", "sxm4", "sxm5", "sxm6", "nvl", "oam"}
 _UNKNOWN_VARIANTS = {"cnx"}  # a variant of a known part that the registry does not hold (the H100 CNX converged card)
-_FORM_FACTOR = re.compile(r"[-\s]*\b(?:sxm\d?|pcie|nvl)\b", re.IGNORECASE)  # "A100-SXM4" → "A100"
+_FORM_FACTOR = re.compile(r"[-\s]*\b(?:sxm\d?|pcie|nvl|oam)\b", re.IGNORECASE)  # "A100-SXM4" → "A100"
 
 
 def _form_factor_variant(doc: Doc, t: Tag) -> Tag:
@@ -1396,16 +1404,19 @@ def _form_factor_variant(doc: Doc, t: Tag) -> Tag:
         return Tag("UNKNOWN_GPU", "gpu", t.start, k + 1, doc[t.start:k + 1].text)
     if t.label != "GPU" or k >= len(doc) or doc[k].lower_ not in _FORM_FACTORS:
         return t
-    if k + 1 < len(doc) and (doc[k + 1].like_num or doc[k + 1].lower_.startswith("gen")):
+    if doc[k].lower_ == "pcie" and k + 1 < len(doc) and (doc[k + 1].like_num or doc[k + 1].lower_.startswith("gen")):
         return t
     typed = doc[t.start:k + 1].text
     spec = find_gpu(typed)
     if spec is not None:
         return Tag("GPU", spec.id, t.start, k + 1, typed, note=_reading_note("GPU", typed, spec.id))
-    own = gpus().entries[t.key]
-    if doc[k].lower_ != "pcie" or (own.link or "pcie").startswith("pcie"):
-        return t  # "b300 sxm6" is the B300; an L40S is a PCIe card anyway
+    if doc[k].lower_ != "pcie" or _is_pcie_card(t.key):  # "b300 sxm6" is the B300; an L40S is a PCIe card anyway
+        return Tag("GPU", t.key, t.start, k + 1, typed, note=t.note)
     return Tag("UNKNOWN_GPU", "gpu", t.start, k + 1, typed)  # "a100 40gb pcie": a PCIe part the registry lacks
+
+
+def _is_pcie_card(gpu_id: str) -> bool:
+    return (gpus().entries[gpu_id].link or "pcie").startswith("pcie")
 
 
 def _without_swallowed(tags: list[Tag]) -> list[Tag]:
@@ -1427,14 +1438,17 @@ def _memory_variant(doc: Doc, t: Tag) -> Tag:
     if k + 2 < len(doc) and doc[k + 2].text in ("/", "per", "ps"):
         return t  # "L40S (864 GB/s)": its bandwidth, not its memory
     name = doc[t.start:t.end].text
-    spec = find_gpu(f"{name} {doc[k].text}gb") or find_gpu(f"{_FORM_FACTOR.sub('', name)} {doc[k].text}gb")
     typed = doc[t.start:k + 2].text
+    spec = find_gpu(f"{name} {doc[k].text}gb")
+    if spec is None and (spec := find_gpu(f"{_FORM_FACTOR.sub('', name)} {doc[k].text}gb")) is not None:
+        if "pcie" in name.lower() and not _is_pcie_card(spec.id):
+            return Tag("UNKNOWN_GPU", "gpu", t.start, k + 2, typed)  # "a100-pcie-40gb": only the SXM has 40 GB here
     if spec is None:
         own = gpus().entries[t.key].memory_bytes
         gigabytes = _value(doc[k]) or 0
         if all(abs(gigabytes * unit - own) > 0.1 * own for unit in (1e9, 2**30)):
             return Tag("UNKNOWN_GPU", "gpu", t.start, k + 2, typed)  # "h100 96gb": a variant the registry lacks
-        return t
+        return Tag("GPU", t.key, t.start, k + 2, typed, note=t.note)  # "h200 sxm 141gb": its own memory, said
     return Tag("GPU", spec.id, t.start, k + 2, typed, note=_reading_note("GPU", typed, spec.id))
 
 
