@@ -2506,10 +2506,23 @@ DIRECTIVES = [
 ]
 
 
-# Each list above is one class of reader phrasing (blind batches 78–101); each question gets the figures it means
+# Plain words for the quantities (batch 103): "just the math", "reading memory", "ops per byte"
+PLAIN_WORDS = [
+    ("Llama 3.1 8B in fp8 on one H20 with 256 people at once, chat history not counted - how long does just the "
+     "math take for each word step?", "decode", {"batch": 256, "primary": "compute_time_s"}),
+    ("how long does one RTX PRO 6000 spend just reading memory per word for Llama 3.1 70B in 4-bit, serving 4 chats "
+     "of 4k tokens each with a bf16 cache?", "decode", {"batch": 4, "context": 4096, "primary": "memory_time_s"}),
+    ("at how many math ops per byte does an A100 80GB PCIe stop being held back by its VRAM speed, in bf16?",
+     "roofline", {"gpu": "a100-80gb-pcie", "primary": "ridge_point"}),
+    ("TPU v6e doing int8: if a job does 300 operations for every byte it reads, how fast does it really run?",
+     "roofline", {"intensity": 300.0, "primary": "attainable_flops"}),
+]
+
+
+# Each list above is one class of reader phrasing (blind batches 78–103); each question gets the figures it means
 @pytest.mark.parametrize("question, calculator, expected", RANGES + CLAIMS_AND_BURSTS + SCOPES + PLANNING_TALK
                          + ARCHITECTURES + JARGON_AND_REFERENCES + TOTALS_AND_RATIOS + LINKS_AND_LETTERS
-                         + BUSY_QUESTIONS + DIRECTIVES)
+                         + BUSY_QUESTIONS + DIRECTIVES + PLAIN_WORDS)
 def test_a_reading_gives_the_calculation_the_figures_the_reader_means(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
