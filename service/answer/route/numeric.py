@@ -61,6 +61,7 @@ from .model_descriptions import as_model_names
 from .relative import SHARE_WORDS, share_of, with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
+from .homework import as_one_part
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -411,7 +412,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     deadline = "deadline_days" in v and not (r.has("kv", "left", "fit", "tokens_per_s", "latency", "training_state",
                                                     "checkpoint", "weights", "adam", "memory", "bandwidth") and not train)
     if (_training_tokens(s) or "mfu" in v or deadline or _gpu_hours(r)
-            or (r.has("flops") and (train or s.token_counts))
+            or (r.has("flops") and (train or (s.token_counts and not _asks_decode_time(r))))
             or (train and r.has("how_long", "days") and not _memoryish(r, v))):
         return "training"
     # ("ignore activations" beside a KV cache is an inference footprint: weights + KV; "3 replicas" of a server are
@@ -899,10 +900,11 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     article), which "it" and a question naming no calculator lean on."""
     for plain in (as_plain_characters, as_link_names, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
-    question, said = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
+    question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
+    question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"
     question, corrections = corrected(question)
-    said += inline + corrections
+    said += picked + inline + corrections
     question = without_background(question)
     for reading in (_without_restated_architecture, as_decode_rate, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
@@ -955,6 +957,11 @@ def _routed(question: str, previous: NumericRequest | None, computes: str | None
                                                  else "precision"):
         return UnknownPrecision.of(s.unheld_precision)
     return _request(out.calculator, out.values, out.notes, _conceptual(r))
+
+
+def _asks_decode_time(r: Reading) -> bool:
+    """"assume full peak bandwidth and FLOP/s … the decode step time": the FLOP/s is a peak assumed, not a budget."""
+    return r.has("latency", "tokens_per_s", "decode", "compute_time", "memory_time") and not r.has("train")
 
 
 def _needs(out: _Inputs, field_name: str) -> bool:
