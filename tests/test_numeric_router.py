@@ -2252,6 +2252,12 @@ RANGES = [
     ("mistral 7b kv with ~8k-ish prompts, call it 8192, 40 requests at once, bf16 cache", "kv_cache",
      {"context": 8192, "batch": 40}),
     ("h100 pcie, int8 gemm at ~100-ish ops per byte, call it 96 — attainable int8?", "roofline", {"intensity": 96}),
+    # a rough word makes a figure rough too; "give or take 60 days" picks nothing
+    ("gpt oss 120b in its native mxfp4 on one h200, a single chat of roughly 128k, say 128k exactly, bf16 kv - how "
+     "much vram is left?", "memory", {"context": 131072, "batch": 1}),
+    ("roughly 16 users, say 16, llama 3.1 8b kv at 8k, bf16?", "kv_cache", {"batch": 16, "context": 8192}),
+    ("how many b200s to push a ~30b model through roughly 3T tokens in give or take 60 days at 40% mfu?", "training",
+     {"params": 30e9, "deadline_days": 60.0}),
     ("deepseek r1 traces run 20k–30k tokens; worst case is 30,000. one trace, bf16 latent cache — how big?",
      "kv_cache", {"context": 30000}),
     ("fine-tuning gpt-oss-20b or gpt-oss-120b, budget for the bigger of the two: full training checkpoint size?",

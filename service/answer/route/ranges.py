@@ -33,14 +33,16 @@ _END_CHOSEN = re.compile(rf"\b{_CHOOSE}\s+the\s+(?:(?P<low>{_LOW_WORDS})|(?P<hig
                          r"|\b(?P<best>best[\s-]case|optimistic)\b", re.I)
 # the figure picked, said after the range: "say 16", "(use 16)", "call it 8192", "(48 exactly)", "worst case is 30,000"
 _PICKED = re.compile(
-    rf"[,;(]?\s*\b(?:say|use|take|call\s+it|plan\s+on|plan\s+for|go(?:ing)?\s+with|we're\s+going\s+with|assume|pick|"
+    rf"[,;(]?\s*\b(?:say|use|(?<!or\s)take|call\s+it|plan\s+on|plan\s+for|go(?:ing)?\s+with|we're\s+going\s+with|assume|pick|"
     rf"settle\s+on|make\s+it|worst[\s-]case\s+is|size\s+(?:it\s+)?for)\s+{_LABEL.replace('label', 'plabel')}"
     rf"(?P<n>{_NUM})(?P<u>{_UNIT})(?P<exactly>\s+exactly)?(?P<bare>\s*\)|(?=\s*(?:[.,;!?—–-]|$)))?"
     rf"|[,;(]?\s*\(?(?P<n2>{_NUM})(?P<u2>{_UNIT})\s+exactly\)?", re.I)
 # a figure said roughly, then exactly: "~100-ish ops per byte, call it 96", "48-ish users (48 exactly)"
-_ROUGH = re.compile(rf"(?<![\w.])(?:~\s*|(?:roughly|about|around)\s+)?(?P<lo>{_NUM})(?P<lo_unit>{_UNIT})-ish\b", re.I)
+# ("roughly 128k, say 128k exactly", "about 16 users, say 16": a rough word or "-ish" makes it rough)
+_ROUGH = re.compile(rf"(?<![\w.])(?P<rough>~\s*|(?:roughly|about|around|approximately|approx\.?)\s+)?"
+                    rf"(?P<lo>{_NUM})(?P<lo_unit>{_UNIT})(?P<ish>-ish\b)?", re.I)
 _RATE_WORDS = re.compile(r"%|/s|ps\b|efficien|mfu|utili[sz]|bandwidth|busbw|algbw|intensity|flop|ops per", re.I)
-_MAY_HOLD_ONE = re.compile(r"\d\S*\s*(?:[-–—]|\bto\b|\bor\b(?:\s+\w+)?|\band\b)\s*\S*\d|-ish\b|\bexactly\b", re.I)
+_MAY_HOLD_ONE = re.compile(r"\d\S*\s*(?:[-–—]|\bto\b|\bor\b(?:\s+\w+)?|\band\b)\s*\S*\d|-ish\b|\bexactly\b|~|\b(?:roughly|about|around|approx)", re.I)
 _SEARCH_AHEAD = 120  # characters after a range in which its choice is said
 
 
@@ -84,6 +86,8 @@ def _one_of_range(match: re.Match, text: str) -> tuple[str, str] | None:
 
 
 def _one_of_rough(match: re.Match, text: str) -> tuple[str, str] | None:
+    if not (match.group("rough") or match.group("ish")):
+        return None
     ahead = text[match.end():match.end() + _SEARCH_AHEAD]
     value = _value(match.group("lo"))
     picked = _picked(ahead, value / 2, value * 2, match.group("lo_unit"))
