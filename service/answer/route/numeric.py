@@ -62,6 +62,7 @@ from .relative import SHARE_WORDS, share_of, with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .homework import as_one_part
+from .artifacts import without_paste_artifacts
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -803,8 +804,11 @@ def _collective(out: _Inputs, _: bool) -> None:
         out.set("link", v.get("link") or v.get("inter_link"))
         out.set("bandwidth", v.get("bandwidth"))
         _spec_sheet_link(out)
-    latency = [t for t in r.of("QUANTITY", "seconds") if r.has("latency", "alpha")]
-    if latency:  # "with 5 us latency per step": the per-step latency α, instead of the link's
+    latency = [t for t in r.of("QUANTITY", "seconds") if r.has("latency", "alpha") or (
+        r.words[t.end:t.end + 2] in (["per", "step"], ["each", "step"], ["a", "step"]) and t.value < 1e-3)]
+    # "with 5 us latency per step", "5 us per step": the per-step latency α, instead of the link's ("2 s per step"
+    # budgeted for a sync is no latency of one step of a ring)
+    if latency:
         out.set("alpha_s", latency[0].value)
     out.set("gpu", v.get("gpu"))
     out.set("busbw", v.get("busbw"))
@@ -898,7 +902,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    for plain in (as_plain_characters, as_link_names, as_metrics_said, as_said, as_fields_said, as_plain):  # what was pasted, in words
+    for plain in (as_plain_characters, without_paste_artifacts, as_link_names, as_metrics_said, as_said,
+                  as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
     question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -233,7 +234,8 @@ CUES: dict[str, tuple[str, ...]] = {
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "full gradient checkpointing",
-                       "recompute everything", "recompute all layers", "full activation recomputation"),
+                       "recompute everything", "recompute all layers", "full activation recomputation",
+                       "full activation recompute", "full act recompute", "full activation ckpt"),
     "recompute_none": ("no recompute", "no recomputation", "activation checkpointing none",
                        "activation checkpointing off", "checkpointing off", "recompute none", "recompute off",
                        "recomputation off", "without recompute", "without recomputation",
@@ -656,11 +658,14 @@ def _notation(text: str) -> str:
         return f"{2 ** int(m.group(1))}" + (" bytes" if m.group(2) else "")  # "2^30 B": bytes, not a billion
 
     text = _numbers_written_out(_TWO_POWER.sub(two, _TEN_POWER.sub(ten, text)))
+    text = _SIGNED_EXPONENT.sub(lambda m: format(Decimal(m.group(0)), "f"), text)  # "1e-5 s": 0.00001 s
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     return text
 
 
+# a signed exponent, which the hyphen reader would split ("1e-5" is no "1e 5"); "3.8e25" the tokenizer reads
+_SIGNED_EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]\d{1,2}(?![\w.])")
 _FLAG = re.compile(r"(?<!\S)--?(?=[A-Za-z])")  # a command line's "--nnodes", "--max-model-len": read as words
 _JOINED = re.compile(r"(?<=[A-Za-z0-9.])[\-_](?=[A-Za-z0-9])")
 

@@ -4,13 +4,14 @@ Readers paste questions with the characters their tools put in: full-width lette
 Asian keyboard ("８×Ｈ１００", "７０Ｂ"), superscript powers ("10⁹ params", "2²⁰ tokens"), vulgar fractions ("½ the
 context", "12½ FLOP/B", "1½ T tokens"), digit groups joined by a no-break, thin or narrow space or a prime
 ("8 192", "2′048 H100s"), non-breaking hyphens inside names ("gpt‑oss‑120b", "ZeRO‑2"), a division slash
-("TB∕s"), the middle dot as a count's times ("8 · MI355X"), Greek mu for micro ("μs") and trademark signs
-("NVIDIA®"). Read as pasted, "2²⁰" is the number 220, "8 192" two numbers and "Qwen2.5‑7B" no model. Unicode's
+("TB∕s"), HTML entities ("2&nbsp;GiB"), zero-width spaces, the middle dot as a count's times ("8 · MI355X"),
+Greek mu for micro ("μs") and trademark signs ("NVIDIA®"). Read as pasted, "2²⁰" is the number 220, "8 192" two numbers and "Qwen2.5‑7B" no model. Unicode's
 own compatibility folding (NFKC) maps most of them to their plain form; the few it would misread (a superscript
 after a digit is a power, not more digits; a fraction after a digit is its decimal part) are said first.
 """
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
@@ -22,12 +23,16 @@ _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009\u2007′'](?=\d{3}(?!\d))
 _TIMES_DOT = re.compile(r"(?<=\d)\s*[·⋅]\s*(?=[A-Za-z])")  # "8 · MI355X": eight of them
 _MARKS = re.compile(r"[®™©]")
 _ANY = re.compile(r"[^\x00-\x7f]")
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 
 
 def as_plain_characters(text: str) -> str:
     """The text with pasted typography in plain characters (ASCII text comes back as it is)."""
+    if "&" in text:  # a web page's entities: "2&nbsp;GiB", "5&nbsp;&micro;s"
+        text = html.unescape(text)
     if not _ANY.search(text):
         return text
+    text = _ZERO_WIDTH.sub("", text)  # "Mistral\u200b 7B": invisible, and no part of any word
     text = _POWER.sub(lambda m: "^" + m.group(1).translate(_SUPERSCRIPTS), text)
     text = _FRACTION.sub(_fraction, text)
     text = _GROUP_SPACE.sub("", text)
