@@ -2525,10 +2525,20 @@ PLAIN_WORDS = [
 ]
 
 
+# Hypotheticals and requests for the figure beside an explanation (batches 98-99)
+SUPPOSED_AND_EXPLAINED = [
+    ("were we to broadcast a 10 GB checkpoint from one rank to all 16 tpu v5p chips of a slice over ici, how long "
+     "would it take?", "collective", {"op": "broadcast", "ranks": 16}),  # "from one rank" is the root
+    ("explain like I am 5, then the number: llama 3 8b on fifteen trillion tokens over 1,024 tpu v5p chips, bf16, "
+     "50% mfu — how many days?", "training", {"gpus": 1024, "mfu": 0.5}),
+]
+
+
 # Each list above is one class of reader phrasing (blind batches 78–103); each question gets the figures it means
 @pytest.mark.parametrize("question, calculator, expected", RANGES + CLAIMS_AND_BURSTS + SCOPES + PLANNING_TALK
                          + ARCHITECTURES + JARGON_AND_REFERENCES + TOTALS_AND_RATIOS + LINKS_AND_LETTERS
-                         + BUSY_QUESTIONS + DIRECTIVES + PLAIN_WORDS)
+                         + BUSY_QUESTIONS + DIRECTIVES + PLAIN_WORDS
+                         + SUPPOSED_AND_EXPLAINED)
 def test_a_reading_gives_the_calculation_the_figures_the_reader_means(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 

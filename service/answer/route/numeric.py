@@ -193,7 +193,8 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
         return False
     first = next((w for w in r.words if w.isalpha()), "")
     imperative = r.words[:2] in (["do", "it"], ["do", "this"], ["do", "that"])  # "do it two-level: …"
-    if first in _AUXILIARIES and not r.has(*_FIT, "check") and not imperative:
+    supposed = first in ("were", "was") and "to" in r.words[2:4]  # "were we to broadcast …, how long would it take?"
+    if first in _AUXILIARIES and not r.has(*_FIT, "check") and not imperative and not supposed:
         return False  # "did temperature affect…?", "is an H20 good for training?" (not "is it really only 37?")
     return True
 

@@ -157,7 +157,10 @@ CUES: dict[str, tuple[str, ...]] = {
                 "which is closest",
                 "which is nearest to", "which value is closest to", "approximately", "select the correct",
                 "correct statement", "___", "work out", "figure out", "what is the size", "size of",
-                "determine", "show whether", "show that"),
+                "determine", "show whether", "show that",
+                # "explain like I am 5, then the number: …": the explanation and the figure
+                "then the number", "and the number", "give me the number", "just the number", "then the figure",
+                "and then the number", "plus the number"),
     "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
     # memory
     "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
@@ -266,7 +269,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "between": ("between",),
     "alpha": ("alpha", "α", "per-step latency", "hop latency", "latency per hop", "per hop", "a hop", "each hop",
               "startup latency", "launch latency"),
-    "root": ("root", "rank 0", "to one rank"),
+    "root": ("root", "rank 0", "to one rank", "from one rank", "from 1 rank", "from a single rank", "from rank 0"),
     # roofline
     "ridge": ("ridge point", "ridge pt", "ridge", "knee", "knee point", "break-even", "breakeven", "break even", "saturate", "π/β",
               "pi/beta", "π / β", "pi / beta",
