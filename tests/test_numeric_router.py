@@ -2461,6 +2461,23 @@ LINKS_AND_LETTERS = [
     ("Hi team,\n\nWe're sizing the launch (launch date 2025-11-03, 4 regions). The on-call rotation is 7 people.\n\n"
      "Llama 3.3 70B with an fp8 KV cache: 50 concurrent sessions at 32,000 tokens each. Total KV cache size?\n\n"
      "Cheers,\nNadia\nInference Platform, ext. 4410", "kv_cache", {"batch": 50, "context": 32000}),
+    # a letter's paragraph that tells paperwork or people goes whole: its GPUs on order, its nodes, its year
+    ("Hello,\n\nTicket INF-8850. We have 24 B300s on order (quote Q-99120, $1.1M) and 10 engineers waiting to "
+     "benchmark them.\n\nLlama 3.1 405B in fp8, tensor parallel across 8 B300, 32 concurrent sequences at 16k context "
+     "each, fp8 KV cache: decode step time in ms?\n\nThanks,\nKwame\nFrontier Serving, ext. 7321", "decode",
+     {"gpus": 8, "batch": 32}),
+    ("Hi there,\n\nAcceptance test for the new cluster (contract C-2025-77, 128 nodes, sign-off due 15 August); 3 of "
+     "us are running nccl-tests.\n\nall_reduce_perf across 16 GPUs reports an algbw of 180 GB/s. What busbw is that?"
+     "\n\nThanks,\nSven\nCluster Acceptance, ext. 8080", "collective", {"ranks": 16, "nodes": None}),
+    ("Hi!\n\nRe the H100 NVL servers from the 2023 purchase (asset tags 4410-4417); our ops crew is 5 people.\n\n"
+     "gpt-oss-120b as released (MXFP4) on one H100 NVL, batch 1, no KV-cache reads counted: tokens per second?\n\n"
+     "Best,\nRachel", "decode", {"gpu": "h100-nvl", "context": None}),
+    # it stays when it names what the ask does not
+    ("Hi,\n\nOn a tight budget we serve Llama 3.1 70B in fp8 on one H200.\n\nHow much KV cache for 32 users at 8k, "
+     "fp8 cache?\n\nThanks,\nAli", "kv_cache", {"model": "llama-3.1-70b", "batch": 32}),
+    ("Hey,\n\nPipeline ticket PP-19: the two-card L40S box in the lab runs our 2-stage pipeline; 8 people share it."
+     "\n\nSend/recv of 64 MiB of activations from one L40S to the other over PCIe gen 4: how long?\n\nthanks\nRuth",
+     "collective", {"op": "send_recv", "ranks": 2}),  # one sends, the other receives
 ]
 
 

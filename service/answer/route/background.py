@@ -32,6 +32,7 @@ _PAPERWORK = re.compile(r"\b(?:budget|finance|pricing|invoice|contract|ticket|sp
                         r"meeting|roadmap|reserved|queue|donated|leadership|startup|company|team of|watchers|"
                         r"pages? so far|sheet|row \d+|room \w+|dollars?|pitch|" + _PEOPLE + r"|floor \d+|warranty|"
                         r"asset tags?|quote|reservation|offsite|hackathon|prizes?|launch date|kickoff|"
+                        r"bid|procurement|purchase|on order|"
                         r"all-hands|on-call|ext\.)\b|\$\s?\d", re.I)
 # a letter's greeting and its sign-off with the signature after it: "Hi team,\n\n…\n\nThanks,\nPriya\nML Platform, ext. 4471"
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hiya|greetings|good (?:morning|afternoon|evening))\b[^\n]{0,60}\n", re.I)
@@ -85,11 +86,30 @@ _PREAMBLE = re.compile(r"^\s*(?:just\s+)?(?:to|for)\s+compar(?:e|ison)\s+(?:with
 _LABEL = re.compile(r"\b(?:background|context|fyi|for context|some context)\s*:\s*(?![\d~≈])", re.I)
 
 
+def _without_told_paragraphs(letter: str) -> str:
+    """In a letter, a paragraph before the one that asks, asking nothing and telling paperwork, people or history
+    ("Ticket INF-8850. We have 24 B300s on order and 10 engineers waiting."), goes whole, figures and all; it
+    stays when it holds a model or a part the rest does not name ("We serve Llama 3.1 70B on 4 H100s, on a tight
+    budget.\n\nHow much KV for 32 users at 8k?")."""
+    paragraphs = [p for p in re.split(r"\n[ \t]*\n", letter) if p.strip()]
+    asking = [k for k, p in enumerate(paragraphs) if _ASKS.search(p)]
+    if len(paragraphs) < 2 or not asking:
+        return letter
+    told = [k for k, p in enumerate(paragraphs[:asking[-1]]) if not _ASKS.search(p) and _tells(p)]
+    kept = [p for k, p in enumerate(paragraphs) if k not in told]
+    named = _kinds("\n\n".join(kept), names_only=True)
+    kept = [p for k, p in enumerate(paragraphs) if k not in told or not _kinds(p, names_only=True) <= named]
+    return "\n\n".join(kept)
+
+
 def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
     university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
-    text = _without_dashed_asides(_PREAMBLE.sub("", _VERSION.sub(" ", _without_letter_frame(question))))
+    text = _without_letter_frame(question)
+    if text != question:  # a letter: its paragraphs first
+        text = _without_told_paragraphs(text)
+    text = _without_dashed_asides(_PREAMBLE.sub("", _VERSION.sub(" ", text)))
     label = _LABEL.search(text)
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]

@@ -798,7 +798,7 @@ def _collective(out: _Inputs, _: bool) -> None:
     else:
         if ranks is None and v.get("gpus_per_node"):
             ranks = v["gpus_per_node"]
-        if ranks is None and op == "send_recv":
+        if op == "send_recv" and ranks in (None, 1):  # ("from one L40S to the other": one sends, one receives)
             ranks = 2
             out.note("send/recv between 2 ranks")
         out.set("ranks", ranks)
