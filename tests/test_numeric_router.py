@@ -1767,6 +1767,18 @@ def test_yes_no_against_a_bar_is_computed(question, calculator, expected):
      {"gpus": 2048, "mfu": 0.42, "tokens": 18 * 10**12}),
     ("collective,ranks,algbw_GB/s\nreduce_scatter,24,95\nconvert to busbw?", "collective",
      {"op": "reduce_scatter", "ranks": 24, "algbw": 95e9}),
+    # a two-column table of names and values: one field a row
+    ("## Long-context test\n| setting | value |\n|---|---|\n| model | qwen2.5-72b |\n| ctx | 128k |\n"
+     "| concurrent seqs | 4 |\n| kv dtype | `fp8` |\n\n**Q:** KV cache total?", "kv_cache",
+     {"batch": 4, "context": 131072, "kv_precision": "fp8"}),
+    # markdown's **bold** around a figure is the figure
+    ("## α–β toy model\n- op: `all_reduce` (ring)\n- ranks: **32**\n- buffer: 100 MB\n- per-rank bandwidth: "
+     "`25 GB/s`\n- α = 20 µs per step\n\n**Q:** total time?", "collective", {"ranks": 32, "alpha_s": 2e-05}),
+    ("```\n--model llama-3.1-70b --quantization fp8 --tp 2\n```\n- 2× H100 SXM\n- batch **32**, each seq at `4096` "
+     "tokens, KV `fp8`\n\n**Q:** aggregate decode throughput?", "decode", {"batch": 32, "gpus": 2}),
+    # a part's own memory said again after a comma is part of its name, not a buffer
+    ("**Q:** HBM... er, memory bandwidth of an **NVIDIA L4**? (`nvidia-smi` says L4, 24 GB)", "roofline",
+     {"gpu": "l4", "primary": "bandwidth"}),
 ])
 def test_a_pasted_table_row_is_read_field_by_field(question, calculator, expected):
     _assert_routed(question, calculator, expected)

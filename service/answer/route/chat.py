@@ -21,6 +21,7 @@ _REWRITES = [(re.compile(pattern, re.M), words) for pattern, words in (
     (r"<(?:https?|mailto):[^<>]*>", " "),  # a bare link
     (r"(?<![\w:]):[a-z][a-z0-9_+-]*:(?![\w:])", " "),  # an emoji shortcode (never "10:30" or "2:1")
     (r"(?<![\w~])~(?=\S)[^~\n]*?\S~(?![\w~])", " "),  # ~struck out~: taken back
+    (r"(?<![\w*])\*\*(?=[^\s*])([^*\n]*?[^\s*])\*\*(?![\w*])", r"\1"),  # markdown's **bold** (never "2**15")
     (r"(?<![\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])", r"\1"),  # *bold*
     (r"(?<![\w_])_(?=[^\s_])([^_\n]*?[^\s_])_(?![\w_])", r"\1"),  # _italic_ (never snake_case)
     (r"^\s*```\w*\s*$|```", " "),  # a code fence

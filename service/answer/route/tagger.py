@@ -1441,16 +1441,23 @@ def _without_swallowed(tags: list[Tag]) -> list[Tag]:
 def _memory_variant(doc: Doc, t: Tag) -> Tag:
     """'a100 40g', 'A100 (40GB SXM4 version)': a part's memory written after it names that variant (not a 40 Gb/s
     link, nor a buffer of 40 GB); a memory no variant in the registry has ('h100 96gb') is an unknown part."""
-    k = t.end + 1 if t.end < len(doc) and doc[t.end].text == "(" else t.end
+    restated = t.end < len(doc) and doc[t.end].text == ","  # "says L4, 24 GB": its memory, said again
+    k = t.end + 1 if t.end < len(doc) and doc[t.end].text in ("(", ",") else t.end
     if t.label != "GPU" or k + 1 >= len(doc) or not doc[k].like_num:
         return t
     unit = doc[k + 1].lower_
     if not (unit == "g" and not doc[k].whitespace_) and unit not in ("gb", "gig"):
         return t
-    if k + 2 < len(doc) and doc[k + 2].text in ("/", "per", "ps"):
-        return t  # "L40S (864 GB/s)": its bandwidth, not its memory
+    if k + 2 < len(doc) and doc[k + 2].text in ("/", "per", "ps", "of"):
+        return t  # "L40S (864 GB/s)": its bandwidth, not its memory; "h100, 80 GB of weights": a size
     name = doc[t.start:t.end].text
     typed = doc[t.start:k + 2].text
+    if restated:  # after a comma only the part's own memory is part of its name
+        own = gpus().entries[t.key].memory_bytes
+        gigabytes = _value(doc[k]) or 0
+        if all(abs(gigabytes * scale - own) > 0.02 * own for scale in (1e9, 2**30)):
+            return t
+        return Tag("GPU", t.key, t.start, k + 2, typed, note=t.note)
     spec = find_gpu(f"{name} {doc[k].text}gb")
     if spec is None and (spec := find_gpu(f"{_FORM_FACTOR.sub('', name)} {doc[k].text}gb")) is not None:
         if "pcie" in name.lower() and not _is_pcie_card(spec.id):
