@@ -2496,6 +2496,16 @@ LINKS_AND_LETTERS = [
 # Busy questions (batch 97): what stands between the setup and the ask, set off by dashes, about another team's
 # parts, a budget, a target or prefill, gives no figure
 BUSY_QUESTIONS = [
+    ("Ring all-reduce of 2 GB across the 8 H200s in one node over NVLink 4 — compute per step is 450 ms, the other "
+     "16-GPU job syncs every 4 steps, and comms should stay under 10% — how long does the all-reduce take?",
+     "collective", {"ranks": 8, "size": 2e9}),  # "compute per step is …" asks nothing
+    ("Qwen2.5 72B in bf16, tensor-parallel over 2 MI300X, 8 concurrent chats at 32,000 tokens each with a bf16 KV "
+     "cache; our budget is $40k a month and the fallback is 4 L40S running the 7B at 4k — how much memory stays free "
+     "on each MI300X?", "memory", {"gpu": "mi300x", "batch": 8, "context": 32000}),  # the fallback is elsewhere
+    ("DeepSeek-R1 with a bf16 cache, 10 reasoning traces of 100,000 tokens each — we also run 50 short chats at 2k "
+     "on Qwen 7B and rent 16 H200s — total KV memory for the R1 traces?", "kv_cache",
+     {"batch": 10, "context": 100000}),  # traces, agent loops are sequences
+    ("gpt-oss-20b with a bf16 KV cache: 12 agent loops at 96k each — total KV cache?", "kv_cache", {"batch": 12}),
     ("Llama 3.1 70B in fp8 on a single H200 with 16 users at 8k context each and an fp8 KV cache — the other team's "
      "4 H100s run the 8B at 32k and our SLO is 40 ms per token — how much HBM is left free on that one H200?",
      "memory", {"gpu": "h200", "batch": 16, "context": 8192, "primary": "free_bytes"}),

@@ -18,7 +18,7 @@ _VERSION = re.compile(r"\b(?:vllm|sglang|cuda|pytorch|torch|nccl|tensorrt(?:-llm
                       r"transformers|deepspeed|megatron(?:-lm)?|triton)\s+v?\d+(?:\.\d+)+\b", re.I)
 # An aside in brackets, or a sentence: ".", "!", "?" or ";" before a space, or a line break, ends one
 _ASIDE = re.compile(r"(\([^()]*\))")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)|\s[—–]\s(?=(?:so\s+|and\s+)?(?:how|what)\b)")
 _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|which|whats|estimate|compute|calculate|give me|tell me|is it|"
                    r"can (?:it|a|one|we|i)|will it|would it|does it|do i|do we)\b", re.I)
 # History tells what was, never what is asked; paperwork and money tell why, unless the sentence also sets a
@@ -47,6 +47,7 @@ _HEADCOUNT = re.compile(rf"\b(?:{_PEOPLE})\b", re.I)  # how many people there ar
 # stands between the setup and the ask, set off by dashes, is about something else when it names
 # another model or part, or says whose it is ("the other team", "our budget", "the deadline", "prefill …")
 _DASH = re.compile(r"\s[—–]\s")
+_QUESTION = re.compile(r"\?|\b(?:how|what(?:'s)?|whats|which)\b", re.I)  # (an aside's "compute per step is 450 ms" asks nothing)
 _ELSEWHERE = re.compile(r"\b(?:other|another|separate|side|canary|fallback|follow-up|ablation|eval|nightly|friend'?s|budget|"
                         r"deadline|slo|sla|target|targets|prefill|ttft|we also|also run|the board|board wants|"
                         r"backward pass|forward pass|compute per step|step budget|should stay|used \d|hit|managed)\b", re.I)
@@ -54,7 +55,7 @@ _ELSEWHERE = re.compile(r"\b(?:other|another|separate|side|canary|fallback|follo
 
 def _without_dashed_asides(text: str) -> str:
     pieces = _DASH.split(text)
-    if len(pieces) < 3 or not _ASKS.search(pieces[-1]) or _ASKS.search(" ".join(pieces[1:-1])):
+    if len(pieces) < 3 or not _ASKS.search(pieces[-1]) or _QUESTION.search(" ".join(pieces[1:-1])):
         return text
     setup = {(t.label, t.key) for t in tag(pieces[0]).tags if t.label in ("MODEL", "GPU")}
     kept = [pieces[0]]
@@ -73,6 +74,7 @@ def _without_letter_frame(question: str) -> str:
     return _SIGN_OFF.sub("", _GREETING.sub("", question, count=1))
 
 
+_ABOUT_ELSE = re.compile(r"\b(?:other|another|separate|fallback|we also|also run)\b", re.I)
 _KEEPS = re.compile(r"\b(?:window|deadline|edit|not|instead|assume)\b|-day\b", re.I)
 
 
@@ -119,9 +121,10 @@ def without_background(question: str) -> str:
         return question if text == question else text
     kept = [p for p in pieces if p not in told]
     said = _kinds(" ".join(kept))
-    # (history keeps only a name back: "took 9 days on 128 A100s" is a past run's figures, never this one's)
+    # (history keeps only a name back: "took 9 days on 128 A100s" is a past run's figures, never this one's; so
+    # does what is about something else: "the fallback is 4 L40S running the 7B at 4k")
     kept = [p for p in pieces if p not in told
-            or not _kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p))) <= said]
+            or not _kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p) or _ABOUT_ELSE.search(p))) <= said]
     rest = " ".join(p.strip() for p in kept if p.strip())
     return rest if _ASKS.search(rest) else question
 

@@ -432,7 +432,8 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
               "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots", "rollouts", "samples",
-              "completions", "convo", "convos", "threads"),
+              "completions", "convo", "convos", "threads", "traces", "loops", "agents", "trajectories", "dialogs",
+              "dialogues"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
