@@ -78,8 +78,16 @@ _ABOUT_ELSE = re.compile(r"\b(?:other|another|separate|fallback|we also|also run
 _KEEPS = re.compile(r"\b(?:window|deadline|edit|not|instead|assume)\b|-day\b", re.I)
 
 
+# set aside by the reader: "(decode will run at ~3/4 of peak bw, ignore that here)", "our MFU is ~38% fwiw", "fit
+# check before my speed estimate (which I'll derate to 70%)": for later, or for what it is worth, not for this
+_SET_ASIDE = re.compile(r"\b(?:ignore (?:that|this|it) (?:here|for now)|fwiw|for what it'?s worth|not needed here|"
+                        r"irrelevant here|before (?:my|the|our) (?:speed|throughput|latency|decode)\b|"
+                        r"i'?ll derate|we'?ll derate)", re.I)
+
+
 def _tells(piece: str) -> bool:
-    return bool(_HISTORY.search(piece) or (_PAPERWORK.search(piece) and not _KEEPS.search(piece)))
+    return bool(_HISTORY.search(piece) or _SET_ASIDE.search(piece)
+                or (_PAPERWORK.search(piece) and not _KEEPS.search(piece)))
 
 
 # "to compare with that all-reduce: one 4M-token step of …, seconds?": why the reader asks, not a comparison asked
@@ -116,7 +124,8 @@ def without_background(question: str) -> str:
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]
     pieces = [p for part in _ASIDE.split(text) for p in ([part] if _ASIDE.fullmatch(part) else _SENTENCE_END.split(part))]
-    told = [p for p in pieces if p.strip() and not _ASKS.search(p) and _tells(p)]
+    told = [p for p in pieces if p.strip() and ((not _ASKS.search(p) and _tells(p))
+                                                or ("?" not in p and _SET_ASIDE.search(p)))]
     if not told:
         return question if text == question else text
     kept = [p for p in pieces if p not in told]
@@ -124,9 +133,10 @@ def without_background(question: str) -> str:
     # (history keeps only a name back: "took 9 days on 128 A100s" is a past run's figures, never this one's; so
     # does what is about something else: "the fallback is 4 L40S running the 7B at 4k")
     kept = [p for p in pieces if p not in told
-            or not _kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p) or _ABOUT_ELSE.search(p))) <= said]
+            or not _kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p) or _ABOUT_ELSE.search(p)
+                                             or _SET_ASIDE.search(p))) <= said]
     rest = " ".join(p.strip() for p in kept if p.strip())
-    return rest if _ASKS.search(rest) else question
+    return rest if _ASKS.search(rest) or not _ASKS.search(question) else question
 
 
 def _kinds(text: str, names_only: bool = False) -> set[tuple[str, str]]:

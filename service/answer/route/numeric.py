@@ -54,6 +54,7 @@ from .ranges import as_one_value
 from .fleet import as_fleet_batch
 from .totals import as_counts
 from .rates import as_decode_rate
+from .derating import as_efficiency
 from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
 from .described import as_named
@@ -132,10 +133,17 @@ def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
     return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
                and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
-               and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check") or _adds_an_amount(r, t)))
+               and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check") or _adds_an_amount(r, t)
+                                                   or _a_model_says(r, t)))
                and not (t.key == "how_does" and r.words[t.end:t.end + 2] in (["it", "look"], ["that", "look"],
                                                                             ["this", "look"]))  # the figure, on a page
                for t in r.of("CUE"))
+
+
+def _a_model_says(r: Reading, cue: Tag) -> bool:
+    """"what does the roofline say is attainable", "what does the formula give": the figure a model gives."""
+    after = set(r.words[cue.end:cue.end + 4])
+    return bool(after & {"say", "give", "predict"}) and bool(after & {"roofline", "formula", "math", "calculator"})
 
 
 def _clause_before(r: Reading, start: int, most: int) -> list[str]:
@@ -912,7 +920,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     question, corrections = corrected(question)
     said += picked + inline + corrections
     question = without_background(question)
-    for reading in (_without_restated_architecture, as_decode_rate, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
+    for reading in (_without_restated_architecture, as_decode_rate, as_efficiency, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes

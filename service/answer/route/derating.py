@@ -1,0 +1,119 @@
+"""An efficiency said as a loss, a share of a spec, or a utilisation → the figure the calculation takes.
+
+"derate the memory bandwidth by 30%" (0.7, not 0.3), "minus 20% for overhead on the HBM bandwidth" (0.8), "derate
+the bandwidth by a third" (2/3), "losing a quarter to overhead" (0.75), "roughly 4/5 of the datasheet figure" (0.8),
+"we hit 60% of the bandwidth roofline" (0.6), "HBM utilisation about 55%" (0.55), "MFU is half of peak" (0.5). Read
+as typed, a loss was taken for what is left ("by 30%" became an efficiency of 0.3), and a share of "the datasheet
+figure" or a "bandwidth utilisation" was no efficiency at all (or an MFU). Each is said as the efficiency kept:
+the decode calculator's bandwidth efficiency ("at 0.7 of peak bandwidth"), a training run's MFU when the reader
+says it is one ("treat that as the MFU"), and for a collective, whose calculator takes no efficiency, the
+bandwidth figure it derates ("200 Gb/s per rank derated by 25%" is 150 Gb/s per rank). The Assumed line says how
+each was read.
+"""
+from __future__ import annotations
+
+import re
+
+from .rewrite import each_match_rewritten
+
+_WORD_SHARES = {"a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25, "a fifth": 0.2,
+                "half": 0.5, "a half": 0.5, "two thirds": 2 / 3, "three quarters": 0.75, "a tenth": 0.1}
+_SHARE = (r"(?:(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent\b)|(?P<dec>0?\.\d+)|(?P<num>\d+)\s*/\s*(?P<den>\d+)|"
+          r"(?P<word>" + "|".join(sorted(_WORD_SHARES, key=len, reverse=True)) + r"))")
+_ROUGHLY = r"(?:(?:about|around|roughly|approx(?:imately)?\.?|~|≈)\s*)?"
+_WHAT = r"(?:(?:the|its|our|their)\s+)?(?:[\w-]+\s+){0,3}?"  # "the memory bandwidth", "the HBM", "it"
+
+# what is lost: the efficiency is what is left
+_LOSS = [re.compile(pattern, re.I) for pattern in (
+    rf"\bderat(?:e|ed|ing)\s+{_WHAT}by\s+{_ROUGHLY}{_SHARE}",
+    rf"\bminus\s+{_ROUGHLY}{_SHARE}(?:\s+for\s+(?:[\w-]+\s+){{0,2}}?overhead(?:\s+on\s+{_WHAT}(?:hbm\s+bandwidth|memory\s+bandwidth|bandwidth|bw|hbm))?)?",
+    rf"\bknock(?:ing)?\s+{_ROUGHLY}{_SHARE}\s+off(?:\s+{_WHAT}(?:bandwidth|bw|peak))?",
+    rf"\blos(?:e|ing)\s+{_ROUGHLY}{_SHARE}(?:\s+of\s+(?:the\s+)?(?:peak|bandwidth|bw))?\s+to\s+(?:[\w-]+\s+){{0,2}}?"
+    r"(?:overhead|comms|communication|stalls|contention|inefficiency)\b",
+)]
+# what is kept: the efficiency itself
+_KEPT = [re.compile(pattern, re.I) for pattern in (
+    rf"\bderat(?:e|ed|ing)\s+{_WHAT}to\s+{_ROUGHLY}{_SHARE}(?:\s+of\s+(?:the\s+)?(?:spec|peak|rated|datasheet))?",
+    # "4/5 of the datasheet figure", "60% of the rated ICI bandwidth", "30% of spec flops", "60% of roofline" ("70% of
+    # its bandwidth" and "of peak bandwidth" are read where efficiencies are)
+    rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+|its\s+)?(?:(?:rated|datasheet|spec(?:ified|'?d)?|nominal|theoretical)\b"
+    r"(?:\s+(?:[\w-]+\s+)?(?:bandwidth|bw|figure|number|value|flops|flop/s|compute|peak))?"
+    r"|(?:[\w-]+\s+)?(?:bandwidth\s+)?roofline)",
+    rf"\b(?:bandwidth|bw|hbm|memory[\s-]bandwidth)\s+utili[sz]ation\s+(?:of\s+|is\s+|at\s+|=\s*|:\s*)?{_ROUGHLY}{_SHARE}",
+    r"\bmfu\s+(?:is|of|at)\s+(?P<half>half)(?:\s+(?:of\s+)?(?:the\s+)?peak)?",
+)]
+_AS_MFU = re.compile(r"\b(?:treat|use|take|count)\s+(?:that|it|this)\s+as\s+(?:the\s+|our\s+)?mfu\b", re.I)
+_COLLECTIVE = re.compile(r"\b(?:all[\s_-]?reduce|all[\s_-]?gather|reduce[\s_-]?scatter|broadcast|all[\s_-]?to[\s_-]?all|"
+                         r"send[\s/]*recv|p2p|point[\s-]to[\s-]point|gather|scatter|nccl)\b", re.I)
+# a bandwidth figure a collective's derating applies to: "200 Gb/s per rank", "(200 GB/s each way)"
+_BANDWIDTH = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[GT]b/s|[GT]B/s|[GT]bps|[GT]Bps)\b")
+
+
+def as_efficiency(question: str) -> tuple[str, list[str]]:
+    """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
+    if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu", question, re.I):
+        return question, []
+    notes: list[str] = []
+    for pattern in _LOSS:
+        question, said = each_match_rewritten(pattern, question, lambda m, text: _said(m, text, 1 - _share(m)))
+        notes += said
+    for pattern in _KEPT:
+        question, said = each_match_rewritten(pattern, question, lambda m, text: _said(m, text, _share(m)))
+        notes += said
+    return question, notes
+
+
+def _share(m: re.Match) -> float:
+    if "half" in m.groupdict() and m.group("half"):
+        return 0.5
+    if m.group("pct"):
+        return float(m.group("pct")) / 100
+    if m.group("dec"):
+        return float(m.group("dec"))
+    if m.group("num"):
+        return float(m.group("num")) / float(m.group("den"))
+    return _WORD_SHARES[m.group("word").lower()]
+
+
+def _said(m: re.Match, text: str, kept: float) -> tuple[str, str] | None:
+    if not 0 < kept <= 1:
+        return None
+    typed, before, after = m.group(0).strip(), text[:m.start()], text[m.end():]
+    if re.search(r"\bof (?:the )?peak (?:bandwidth|bw)$", typed, re.I) and not typed.lower().startswith("derat"):
+        return None  # "70% of peak bandwidth", "0.7 of peak bandwidth": already said as the calculator takes it
+    as_mfu = _AS_MFU.search(after[:60])
+    if as_mfu or _of_compute(typed, text):  # "we hit 60% of roofline on the matmuls, treat that as the MFU"
+        if as_mfu:
+            after = after[:as_mfu.start()] + after[as_mfu.end():]
+        return before + f"mfu {kept:.4g}" + after, f"“{typed}” read as an MFU of {kept:.0%}"
+    if _COLLECTIVE.search(text):
+        figure = _nearest_bandwidth(text, m)
+        if figure is None:
+            return None
+        scaled = f"{float(figure.group('n')) * kept:.6g} {figure.group('unit')}"
+        if figure.start() < m.start():  # ("…200 GB/s each way), at 60% of the rated bandwidth": the "at" goes too)
+            new = text[:figure.start()] + scaled + re.sub(r"\s*\bat\s*$", "", text[figure.end():m.start()]) + after
+        else:
+            new = before + text[m.end():figure.start()] + scaled + text[figure.end():]
+        return new, f"“{typed}” applied to the bandwidth: {figure.group(0)} read as {scaled}"
+    share = f"{kept:.1%}".replace(".0%", "%")
+    at = "" if re.search(r"\b(?:at|to|with)\s*$|@\s*$", before, re.I) else "at "
+    return before + f"{at}{kept:.4g} of peak bandwidth" + after, f"“{typed}” read as {share} of the peak bandwidth"
+
+
+_COMPUTE = re.compile(r"\b(?:mfu|flops?|flop/s|tflops|compute|matmuls?)\b", re.I)
+_MEMORY = re.compile(r"\b(?:bandwidth|bw|hbm|memory|ici|nvlink|link)\b", re.I)
+_TRAINING = re.compile(r"\b(?:train(?:ing)?|pre-?train(?:ing)?|fine-?tun(?:e|ing)|gpu[\s-]hours?|mfu)\b"
+                       r"|\d+(?:\.\d+)?\s*[TB]\s+tokens\b", re.I)
+
+
+def _of_compute(typed: str, text: str) -> bool:
+    """The share is of the compute peak (an MFU): it says so ("30% of spec flops", "derating the fp8 peak by 65%" in
+    a training run), not of a bandwidth."""
+    return bool(_COMPUTE.search(typed) or (_TRAINING.search(text) and not _MEMORY.search(typed)))
+
+
+def _nearest_bandwidth(text: str, m: re.Match) -> re.Match | None:
+    """The bandwidth figure closest to the derating, in the same sentence."""
+    figures = [f for f in _BANDWIDTH.finditer(text) if abs(f.start() - m.start()) < 120]
+    return min(figures, key=lambda f: abs(f.start() - m.start()), default=None)

@@ -1,0 +1,84 @@
+"""An efficiency said as a loss, a share of a spec or a utilisation is the efficiency the calculation takes: a
+decode's bandwidth efficiency, a training run's MFU, or a collective's derated bandwidth."""
+import pytest
+
+from service.answer.route.derating import as_efficiency
+from service.answer.route.numeric import NumericRequest, route_numeric
+
+
+@pytest.mark.parametrize(("question", "efficiency"), [
+    ("llama 3.1 8b bf16 on an l40s, batch 1, weights only — tok/s if we derate the memory bandwidth by 30%?", 0.7),
+    ("deepseek v3 fp8 across 8 b200s with tp8, batch 1, ignore kv, minus 20% for overhead on the HBM bandwidth — "
+     "tok/s?", 0.8),
+    ("mixtral 8x22b int4 on two mi300x (tp2), one stream, ignore kv, and derate the bandwidth by a third — tok/s?",
+     pytest.approx(2 / 3, rel=1e-3)),
+    ("llama 3.1 70b fp8 on 2x h100 sxm tp2, 8 users each at 16384 tokens of context, fp8 kv cache, bandwidth "
+     "utilization ~80% — what tok/s does each user see?", 0.8),
+    ("one trainium2 chip, llama 3.1 8b bf16, batch 1, no kv, HBM utilisation about 55% — tok/s?", 0.55),
+    ("mistral 7b int4 on an a100 40gb, bs1, ignore kv; real bandwidth is roughly 4/5 of the datasheet figure. tok/s?",
+     0.8),
+    ("we hit 60% of the bandwidth roofline in decode. llama 3.1 70b int4 on one a100 80gb sxm, batch 1, no kv — how "
+     "many ms per token?", 0.6),
+    ("llama 3.1 8b on one h100 at 70% of peak bandwidth, batch 1, tok/s?", 0.7),  # as it was read before
+])
+def test_a_decode_efficiency_is_what_is_left(question, efficiency):
+    routed = route_numeric(question)
+    assert routed.calculator == "decode" and routed.inputs["efficiency"] == efficiency
+
+
+@pytest.mark.parametrize(("question", "mfu"), [
+    ("gpt-oss-20b on 1T tokens with 64 b300s in bf16; we hit 60% of roofline on the matmuls, treat that as the MFU. "
+     "how long?", 0.6),
+    ("how many a100 80gb to pretrain a 1.3b on 300B tokens in 3 days in bf16 if MFU is half of peak?", 0.5),
+    ("continued pretraining of llama 3.1 8b on 50B tokens on 8 rtx 4090s, bf16, assume we get 30% of spec flops — "
+     "hours?", 0.3),
+    ("h200 gpu-hours for llama 3.1 70b on 15T tokens in fp8, derating the fp8 peak by 65%", 0.35),
+])
+def test_a_share_of_the_compute_peak_is_the_mfu(question, mfu):
+    routed = route_numeric(question)
+    assert routed.calculator == "training" and routed.inputs["mfu"] == pytest.approx(mfu)
+
+
+@pytest.mark.parametrize(("question", "bandwidth"), [
+    ("all-gather 1 GiB over 16 ranks, 200 Gb/s per rank derated by 25%, no latency term — how long?", 150e9 / 8),
+    ("reduce-scatter 6 GB on 16 ranks, 100 GB/s per rank each way, minus 20% for protocol overhead, no latency — "
+     "time?", 80e9),
+    ("broadcast 1 GB from rank 0 across 8 tpu v5e chips (8 ranks incl. the root) over ICI (200 GB/s each way), at 60% "
+     "of the rated ICI bandwidth — time?", 120e9),
+])
+def test_a_collectives_derating_applies_to_its_bandwidth(question, bandwidth):
+    routed = route_numeric(question)
+    assert routed.calculator == "collective" and routed.inputs["bandwidth"] == pytest.approx(bandwidth)
+
+
+def test_how_it_was_read_is_said():
+    routed = route_numeric("llama 3.1 8b bf16 on an l40s, batch 1, no kv — tok/s if we derate the memory bandwidth "
+                           "by 30%?")
+    assert "“derate the memory bandwidth by 30%” read as 70% of the peak bandwidth" in routed.assumed
+
+
+@pytest.mark.parametrize("text", [
+    "half of the h100s are idle",
+    "kv for 10% of the users",
+    "0.75 of the 4.8TB/s",  # read where efficiencies are read
+])
+def test_what_is_no_derating_is_left_alone(text):
+    assert as_efficiency(text) == (text, [])
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # an efficiency set aside for later, or given for what it is worth, does not change what is asked
+    ("fit check before my speed estimate (which I'll derate to 70% of peak bw) — llama 3.1 70b fp8 on one h200, 16 "
+     "chats at 8192 tokens each, fp8 kv. free memory left?", "memory", {"primary": "free_bytes", "batch": 16}),
+    ("total kv cache for 24 sequences of 16384 tokens on qwen2.5 72b, bf16 cache (decode will run at ~3/4 of peak bw, "
+     "ignore that here)", "kv_cache", {"batch": 24, "context": 16384}),
+    ("zero-3 over 256 gpus for qwen2.5 72b — training state per gpu (bf16 weights + grads + fp32 adam, 16 B/param)? "
+     "our MFU is ~38% fwiw", "memory", {"zero_stage": 3, "gpus": 256}),
+    ("L40S fp8, kernel at 300 FLOP/B, profiler says 55% utilization. what does the roofline say is attainable (the "
+     "100% line)?", "roofline", {"intensity": 300.0, "primary": "attainable_flops"}),
+])
+def test_an_efficiency_set_aside_changes_nothing(question, calculator, expected):
+    routed = route_numeric(question)
+    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert "efficiency" not in routed.inputs
