@@ -59,11 +59,12 @@ from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
 from .described import as_named
 from .model_descriptions import as_model_names
-from .relative import SHARE_WORDS, share_of, with_relative_amounts
+from .relative import SHARE_WORDS, has_relative_amount, share_of, with_relative_amounts
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .homework import as_one_part
 from .artifacts import without_paste_artifacts
+from .transcript import turns, without_answer
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -914,6 +915,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     for plain in (as_plain_characters, without_paste_artifacts, as_link_names, as_metrics_said, as_said,
                   as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
+    conversation = turns(question)  # "User: …\nAssistant: …\nUser: and on an L40S?"
+    if conversation:
+        return _after_a_transcript(conversation, previous, computes)
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
     question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"
@@ -927,6 +931,26 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     routed = _routed(question, previous, computes)
     if isinstance(routed, NumericRequest) and said:  # what was rewritten is said, as read
         routed.assumed = said + routed.assumed
+    return routed
+
+
+def _after_a_transcript(conversation: list[tuple[str, str]], previous: NumericRequest | None,
+                        computes: str | None) -> NumericRequest | UnknownName | None:
+    """The last turn of a pasted transcript, asked after the reader's earlier turns (the other side's answers give
+    no figure; only when the reader's turns set nothing up is an answer's restated setup read)."""
+    earlier = previous
+    for role, turn in conversation[:-1]:
+        routed = route_numeric(turn, earlier, computes) if role == "reader" else None
+        earlier = routed if isinstance(routed, NumericRequest) else earlier
+    if earlier is None:
+        for _, turn in conversation[:-1]:
+            routed = route_numeric(without_answer(turn), None, computes)
+            earlier = routed if isinstance(routed, NumericRequest) else earlier
+    asked = conversation[-1][1]
+    # ("and if we double the GPU count?": the figure it doubles is in an earlier turn)
+    routed = None if has_relative_amount(asked) else route_numeric(asked, earlier, computes)
+    if routed is None:  # ("I don't buy that, r1 has MLA like v3. what's its per-token kv?"): the reader's turns as one
+        routed = route_numeric("\n".join(turn for role, turn in conversation if role == "reader"), previous, computes)
     return routed
 
 
@@ -1060,6 +1084,8 @@ def _is_followup(question: str, r: Reading, s: Slots) -> bool:
     """A short continuation of the previous question ("and in fp8?", "what about decode?")."""
     words = question.split()
     names_model = "model" in s.values or "params" in s.values
+    if _SAME_SETUP.search(question) or _THEN_ASKED.search(question):  # "same question for qwen 2.5 72b", "… - then?"
+        return True
     if names_model and (len(words) > 6 or not opens_as_followup(question)):
         return False  # a new, complete question
     if opens_as_followup(question) or (not names_model and _SAME_SETUP.search(question)):
@@ -1068,8 +1094,10 @@ def _is_followup(question: str, r: Reading, s: Slots) -> bool:
 
 
 # "redo the kv calc for batch 128, same model", "+1, same question but 8 nodes": the earlier setup, changed
-_SAME_SETUP = re.compile(r"\b(?:same (?:model|setup|config|question|thing|run|box|cluster|hardware|settings|calc)|"
-                         r"re-?do|re-?run)\b", re.I)
+_SAME_SETUP = re.compile(r"\b(?:same\s+(?:[\w-]+\s+){0,2}?(?:model|setup|config|question|thing|run|box|cluster|"
+                         r"hardware|settings|calc|precision|context|batch|kernel|intensity|gpus?|cards?|size|tokens|"
+                         r"deadline|mfu|link|buffer|everything|numbers)|re-?do|re-?run)\b", re.I)
+_THEN_ASKED = re.compile(r"(?:[-—–,]\s*|\b)then\s*\?\s*$", re.I)  # "assume we only hit 75% … - then?"
 
 
 def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest | UnknownName | None:
@@ -1078,7 +1106,8 @@ def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest
     if s.unknown_gpu:
         return UnknownGpu(s.unknown_gpu, _closest_gpus(s.unknown_gpu))
     named = _named_calculator(r, s)
-    if named == "memory" and not r.has("memory", "weights", "fit", "run", "enough", "left", "how_big"):
+    if named == "memory" and (not r.has("memory", "weights", "fit", "run", "enough", "left", "how_big")
+                              or "efficiency" in s.values):  # ("assume 75% of peak memory bandwidth - then?")
         named = None  # "what about 4 GB?" changes a figure, not the calculator
     calculator = "memory" if named == "training_memory" else (named or previous.calculator)
     fields = INPUT_MODELS[calculator].model_fields
@@ -1088,11 +1117,15 @@ def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest
     if "params" in s.values:
         merged.pop("model", None)
     out = _inputs(named or calculator, r, s, followup=True)
+    if calculator == previous.calculator and "primary" not in out.values and "primary" in previous.inputs:
+        merged["primary"] = previous.inputs["primary"]  # "same question for qwen 2.5 72b": the same quantity asked
     if previous.inputs.get("mode") == "training" and calculator == "memory":
         out.values.setdefault("mode", "training")
     if calculator == "collective" and "size" in out.values:
         merged.pop("model", None)
         merged.pop("params", None)
+    if calculator == "collective" and "precision" in s.values and "size" not in out.values:
+        out.values["precision"] = s.values["precision"]  # "and if the grads are fp32?": the model's buffer, in fp32
     if "model" in merged and "size" in merged and calculator == "collective":
         merged.pop("model")
     return _request(calculator, {**merged, **out.values}, out.notes, False)

@@ -52,6 +52,11 @@ _SHARE_OF_A_FIGURE = re.compile(rf"\b(?P<share>{SHARE_WORDS})\s+of\s+(?:an?|the|
                                 r"(?P<number>\d+(?:\.\d+)?)(?P<k>[kK]?)\s+(?=(?:token\s+)?(?:window|context|ctx|tokens)\b)")
 
 
+def has_relative_amount(text: str) -> bool:
+    """"double the GPU count", "4x the nodes": an amount that needs a figure said before it."""
+    return bool(_RELATIVE.search(text))
+
+
 def with_relative_amounts(question: str) -> tuple[str, list[str]]:
     """The question with each relative amount worked out into the figure it scales, and a note of each."""
     question, notes = each_match_rewritten(_SHARE_OF_A_FIGURE, question, _share_of_a_figure)

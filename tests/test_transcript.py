@@ -1,0 +1,64 @@
+"""A pasted chat transcript is a conversation: the reader's last turn follows the reader's earlier ones, and the
+other side's answers give no figure."""
+import pytest
+
+from service.answer.route.numeric import NumericRequest, UnknownModel, route_numeric
+from service.answer.route.transcript import turns, without_answer
+
+
+def test_a_transcript_is_read_turn_by_turn():
+    assert turns("User: kv per token for llama 3.1 8b?\nAssistant: 131,072 B.\nUser: and in fp8?") == [
+        ("reader", "kv per token for llama 3.1 8b?"), ("answerer", "131,072 B."), ("reader", "and in fp8?")]
+    assert turns("ChatGPT said: it is 208 GB.\nUser: redo it") == [("answerer", "it is 208 GB."), ("reader", "redo it")]
+
+
+@pytest.mark.parametrize("text", [
+    "model: llama-3.1-70b\nbatch: 16\nkv cache?",  # a pasted config's keys are no speakers
+    "Q: kv per token for llama 3.1 8b?",  # a label alone, no answer
+    "User: llama 8b tok/s?\nAssistant: about 200 tok/s.",  # the last turn answers: nothing is asked now
+])
+def test_what_is_no_transcript_is_read_as_typed(text):
+    assert turns(text) == []
+
+
+def test_an_answers_own_figures_go_and_its_setup_stays():
+    assert without_answer("To train a 30B model on 6T tokens in 45 days at 40% MFU on H100s (bf16), you need about "
+                          "2,000 GPUs.") == "To train a 30B model on 6T tokens in 45 days at 40% MFU on H100s (bf16)."
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # the answer's "3.35 TB/s / 16 GB = about 209 tok/s" gives nothing; the L40S replaces the H100
+    ("User: llama 3.1 8b bf16 tok/s on one h100, batch 1, ignore the kv?\nAssistant: 3.35 TB/s / 16 GB = about 209 "
+     "tok/s.\nUser: and on an L40S with the same settings?", "decode",
+     {"gpu": "l40s", "model": "llama-3.1-8b", "batch": 1}),
+    ("me: llama 3.1 8b, kv for 1 seq at 128k, bf16?\nbot: 16 GiB-ish\nme: now two hundred fifty-six users at 4k each, "
+     "same cache precision - total kv?", "kv_cache", {"batch": 256, "context": 4096, "kv_precision": "bf16"}),
+    ("me: full adamw checkpoint size for llama 3.1 8b? (bf16 weights + fp32 master + both moments)\nbot: ~8B x 14 B = "
+     "about 112 GB.\nme: cool, same question for qwen 2.5 72b", "memory",
+     {"model": "qwen2.5-72b", "primary": "checkpoint_bytes"}),
+    ("User: nccl-tests all_reduce, 8 ranks, busbw 380 GB/s - algbw?\nAssistant: 380 x 8 / 14 = about 217 GB/s.\nUser: "
+     "and for reduce_scatter with the same busbw but 32 ranks?", "collective",
+     {"op": "reduce_scatter", "ranks": 32, "busbw": 380e9, "bandwidth": None}),
+    ("User: qwen2.5 72b fp8 on an h100 nvl, batch 1, no kv - tok/s?\nAssistant: about 54 tok/s at full bandwidth.\n"
+     "User: assume we only hit 75% of peak memory bandwidth - then?", "decode", {"efficiency": 0.75}),
+    ("me: how long to all-reduce llama 3.1 8b's bf16 grads over 8 a100s on nvlink 3?\nbot: ~16 GB at 300 GB/s... "
+     "roughly 95 ms\nme: and if the grads are fp32?", "collective", {"precision": "fp32", "size": None}),
+    # only the other side's turn sets anything up: its setup, without the sentence's answer
+    ("ChatGPT said: To train a 30B model on 6T tokens in 45 days at 40% MFU on H100s (bf16), you need about 2,000 "
+     "GPUs.\nUser: redo it for B200s at 35% MFU - same model size, tokens, deadline, bf16", "training",
+     {"gpu": "b200", "mfu": 0.35, "params": 30e9, "gpus": None}),
+    # a relative amount needs the earlier turn's figure
+    ("User: Mixtral 8x7B, FSDP full shard over 16 GPUs - weights + grads + Adam state per GPU?\nAssistant: ~46.7B "
+     "params x 16 B / 16 = ~47 GB per GPU.\nUser: and if we double the GPU count, same full shard?", "memory",
+     {"gpus": 32, "fsdp": "full"}),
+])
+def test_the_last_turn_is_asked_after_the_readers_earlier_ones(question, calculator, expected):
+    routed = route_numeric(question)
+    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+def test_an_unknown_model_in_the_last_turn_is_said():
+    routed = route_numeric("User: kv bytes per token for llama 3.1 8b, bf16 cache?\nAssistant: 131,072 B.\n"
+                           "User: and for gemma 3 27b, same cache precision?")
+    assert isinstance(routed, UnknownModel)
