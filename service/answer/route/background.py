@@ -25,7 +25,8 @@ _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|which|whats|estimate|compute|calcul
 # time window ("a $4M budget and a 45-day window") or takes something back ("EDIT: 4 gpus, budget got cut")
 _HISTORY = re.compile(
     r"\b(?:used to|last (?:year|month|week|quarter|run|time|eval|test)|last year's|back in|previous(?:ly)?|our old|"
-    r"(?:took|came to|peaked at|was on|were on|replaced|already done|\d+ years? old)\b|since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
+    r"(?:took|came to|peaked at|was on|were on|replaced|already done|\d+ years? old|"
+    r"(?:went|rose|fell|dropped|jumped|improved|grew) from)\b|since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
 _PEOPLE = (r"people|persons|engineers|participants|attendees|headcount|team|teams|crew|rotation|of us|staff|"
            r"researchers|interns")
 _PAPERWORK = re.compile(r"\b(?:budget|finance|pricing|invoice|contract|ticket|sprint|deck|slide|dashboard|uptime|"
@@ -85,7 +86,7 @@ _SET_ASIDE = re.compile(r"\b(?:ignore (?:that|this|it) (?:here|for now)|fwiw|for
                         r"i'?ll derate|we'?ll derate)", re.I)
 
 
-def _tells(piece: str) -> bool:
+def tells(piece: str) -> bool:
     return bool(_HISTORY.search(piece) or _SET_ASIDE.search(piece)
                 or (_PAPERWORK.search(piece) and not _KEEPS.search(piece)))
 
@@ -105,10 +106,10 @@ def _without_told_paragraphs(letter: str) -> str:
     asking = [k for k, p in enumerate(paragraphs) if _ASKS.search(p)]
     if len(paragraphs) < 2 or not asking:
         return letter
-    told = [k for k, p in enumerate(paragraphs[:asking[-1]]) if not _ASKS.search(p) and _tells(p)]
+    told = [k for k, p in enumerate(paragraphs[:asking[-1]]) if not _ASKS.search(p) and tells(p)]
     kept = [p for k, p in enumerate(paragraphs) if k not in told]
-    named = _kinds("\n\n".join(kept), names_only=True)
-    kept = [p for k, p in enumerate(paragraphs) if k not in told or not _kinds(p, names_only=True) <= named]
+    named = kinds("\n\n".join(kept), names_only=True)
+    kept = [p for k, p in enumerate(paragraphs) if k not in told or not kinds(p, names_only=True) <= named]
     return "\n\n".join(kept)
 
 
@@ -124,22 +125,22 @@ def without_background(question: str) -> str:
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]
     pieces = [p for part in _ASIDE.split(text) for p in ([part] if _ASIDE.fullmatch(part) else _SENTENCE_END.split(part))]
-    told = [p for p in pieces if p.strip() and ((not _ASKS.search(p) and _tells(p))
+    told = [p for p in pieces if p.strip() and ((not _ASKS.search(p) and tells(p))
                                                 or ("?" not in p and _SET_ASIDE.search(p)))]
     if not told:
         return question if text == question else text
     kept = [p for p in pieces if p not in told]
-    said = _kinds(" ".join(kept))
+    said = kinds(" ".join(kept))
     # (history keeps only a name back: "took 9 days on 128 A100s" is a past run's figures, never this one's; so
     # does what is about something else: "the fallback is 4 L40S running the 7B at 4k")
     kept = [p for p in pieces if p not in told
-            or not _kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p) or _ABOUT_ELSE.search(p)
+            or not kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p) or _ABOUT_ELSE.search(p)
                                              or _SET_ASIDE.search(p))) <= said]
     rest = " ".join(p.strip() for p in kept if p.strip())
     return rest if _ASKS.search(rest) or not _ASKS.search(question) else question
 
 
-def _kinds(text: str, names_only: bool = False) -> set[tuple[str, str]]:
+def kinds(text: str, names_only: bool = False) -> set[tuple[str, str]]:
     """The kinds of names and figures a text holds: a model, a GPU, a count of GPUs, a number of tokens…"""
     labels = ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU") + (() if names_only else ("QUANTITY", "COUNT"))
     return {(t.label.removeprefix("UNKNOWN_"), t.key if t.label in ("QUANTITY", "COUNT") else "")

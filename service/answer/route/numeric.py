@@ -65,6 +65,7 @@ from .known import without_known_results, without_reference_parts
 from .homework import as_one_part
 from .artifacts import without_paste_artifacts
 from .transcript import turns, without_answer
+from .long_message import is_long, read as read_long
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -395,7 +396,7 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
 
 
 _ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+cache\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
-                             r"\bsize of the cache\b", re.I)
+                             r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b", re.I)
 
 
 def _named_calculator(r: Reading, s: Slots) -> str | None:
@@ -422,9 +423,11 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # ("launch is in 2 weeks: … 8 users at 8k, how much memory is left?": a date around a serving question is no deadline)
     deadline = "deadline_days" in v and not (r.has("kv", "left", "fit", "tokens_per_s", "latency", "training_state",
                                                     "checkpoint", "weights", "adam", "memory", "bandwidth") and not train)
+    # ("we've got 64 GPUs for 6 weeks … what's the model state per GPU?": the run's state, whatever its schedule)
+    deadline = deadline and not (r.has("training_state") and not _training_tokens(s))
     if (_training_tokens(s) or "mfu" in v or deadline or _gpu_hours(r)
             or (r.has("flops") and (train or (s.token_counts and not _asks_decode_time(r))))
-            or (train and r.has("how_long", "days") and not _memoryish(r, v))):
+            or (train and r.has("how_long", "days") and not _memoryish(r, v) and not r.has("training_state"))):
         return "training"
     # ("ignore activations" beside a KV cache is an inference footprint: weights + KV; "3 replicas" of a server are
     # copies of it, data parallelism only in training)
@@ -918,6 +921,15 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     conversation = turns(question)  # "User: …\nAssistant: …\nUser: and on an L40S?"
     if conversation:
         return _after_a_transcript(conversation, previous, computes)
+    if is_long(question):  # a rambling message: the sentence that asks, with what sets it up just before it
+        routed = read_long(question, lambda window: _read(window, previous, computes))
+        if routed is not None:
+            return routed
+    return _read(question, previous, computes)
+
+
+def _read(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
+    """One question's reading: each rewrite undoes one way readers write, then the tags are bound and routed."""
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
     question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"

@@ -204,7 +204,9 @@ CUES: dict[str, tuple[str, ...]] = {
                 "ms per step", "ms per decode step", "milliseconds per decode step", "time per decode step",
                 "decode step time",
                 "per-token latency", "seconds per token", "time per output token", "each token take",
-                "each new token take", "each new word take", "each word take"),
+                "each new token take", "each new word take", "each word take", "milliseconds per generated token",
+                "ms per generated token", "ms per output token", "milliseconds per output token",
+                "time per generated token"),
     "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
                   "across all users", "across users", "all users", "summed"),
     "total": ("total", "in total", "altogether"),
@@ -885,7 +887,8 @@ def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
     # a cue whose last word begins a part's name is not that cue: "how many gb200" is not "how many gb"
     names = {span.start for span in spans if span.label_ in ("GPU", "MODEL")}
     spans = [span for span in spans if not (span.label_ == "CUE" and span.end - 1 in names and len(span) > 1)]
-    spans = [span for span in spans if not _says_a_length(doc, span) and not _host_memory(doc, span)]
+    spans = [span for span in spans if not _says_a_length(doc, span) and not _host_memory(doc, span)
+             and not _resumed_from(doc, span)]
     precisions = {span.start: span for span in spans if span.label_ == "PRECISION"}
     tags = []
     for span in filter_spans(spans):
@@ -908,6 +911,16 @@ def _host_memory(doc: Doc, span: Span) -> bool:
     """"from host memory", "host RAM": the CPU side's memory, not hosting a model."""
     return (span.label_ == "CUE" and span.text.lower() == "host" and span.end < len(doc)
             and doc[span.end].lower_ in ("memory", "ram", "dram", "cpu", "side", "dimms"))
+
+
+def _resumed_from(doc: Doc, span: Span) -> bool:
+    """"training Llama 3.1 8B from a checkpoint", "resumed from the last checkpoint": where a run starts, not a
+    checkpoint's size asked."""
+    if span.label_ != "CUE" or span.kb_id_ != "checkpoint":
+        return False
+    before = [t.lower_ for t in doc[max(span.start - 3, 0):span.start]]
+    return "from" in before[-2:] or bool({"resume", "resumed", "resuming", "restart", "restarted", "restore",
+                                          "restored", "restoring", "load", "loaded", "loading"} & set(before))
 
 
 def _says_a_length(doc: Doc, span: Span) -> bool:
