@@ -2564,6 +2564,15 @@ PLAIN_WORDS = [
 ]
 
 
+# Forum abbreviations (batch 109): "ships in mxfp4" is the release precision, "min # of" the fewest GPUs
+FORUM_ABBREVIATIONS = [
+    ("IIRC gpt-oss-120b ships in mxfp4 -> in that format on 1 h100 w/o kv, how much vram is free?", "memory",
+     {"precision": "mxfp4", "primary": "free_bytes"}),
+    ("min # of mi300x for deepseek r1 in fp8 + 32 ppl @ 32k ea. w/ bf16 kv, pls", "memory",
+     {"batch": 32, "context": 32768, "primary": "min_gpus"}),
+]
+
+
 # Hypotheticals and requests for the figure beside an explanation (batches 98-99)
 SUPPOSED_AND_EXPLAINED = [
     ("were we to broadcast a 10 GB checkpoint from one rank to all 16 tpu v5p chips of a slice over ici, how long "
@@ -2573,11 +2582,11 @@ SUPPOSED_AND_EXPLAINED = [
 ]
 
 
-# Each list above is one class of reader phrasing (blind batches 78–103); each question gets the figures it means
+# Each list above is one class of reader phrasing (blind batches 78–109); each question gets the figures it means
 @pytest.mark.parametrize("question, calculator, expected", RANGES + CLAIMS_AND_BURSTS + SCOPES + PLANNING_TALK
                          + ARCHITECTURES + JARGON_AND_REFERENCES + TOTALS_AND_RATIOS + LINKS_AND_LETTERS
                          + BUSY_QUESTIONS + DIRECTIVES + PLAIN_WORDS
-                         + SUPPOSED_AND_EXPLAINED)
+                         + SUPPOSED_AND_EXPLAINED + FORUM_ABBREVIATIONS)
 def test_a_reading_gives_the_calculation_the_figures_the_reader_means(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 

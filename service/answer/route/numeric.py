@@ -298,7 +298,7 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return _gpu_hours(r) or any(w in BYTE_WORDS and i not in figures for i, w in enumerate(r.words))
     if word in ("shipped", "ships", "ship"):  # "as shipped", "in its shipped mxfp4", "the mxfp4 format openai
         # ships it in": the release precision
-        return (any(p.start == cue.end or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))
+        return (any(0 <= p.start - cue.end <= 1 or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))  # ("ships in mxfp4")
                 or r.words[cue.start - 1:cue.start] == ["as"])
     if word in ("storage", "nvme", "ssd", "ssds", "disk", "write", "writing", "written", "writes"):
         # "our storage team wants the size of one checkpoint", "how many TB would we be writing every save"

@@ -42,6 +42,7 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     (r"\bw/\s*(?=\w)", "with ", re.I),
     (r"/tok\b", " per token", re.I), (r"\bms/step\b", "ms per step", re.I), (r"/rank\b", " per rank", re.I),
     (r"\bgpu[- ]?h\b", "gpu hours", re.I), (r"#\s?(gpus|gpu|nodes|cards|chips)\b", r"number of \1", re.I),
+    (r"\bmin(?:imum)?\.?\s*#\s*of\b", "minimum number of", re.I),  # "min # of mi300x"
     (r"(?<![\w.])t\s*=\s*\?", "time?", re.I), (r"(->|→)\s*t\b", r"\1 time", re.I),
     (r"(->|→)\s*ms\b(?!\s*(?:/|per\b))", r"\1 time in ms", re.I),
     (r"\bbw\s*=\s*(?=\d)", "bandwidth ", re.I),
