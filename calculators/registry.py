@@ -236,7 +236,10 @@ _GPU_RELATIVES = {
     "a800": "a100-80gb",  # export variant of the A100 (reduced NVLink)
     "gh200": "h200",  # Grace Hopper: an H100/H200-class GPU beside a Grace CPU
     "b100": "b200",
+    "mi250": "mi250x",  # the MI250 (208 CUs, lower peak) beside the MI250X (220 CUs)
 }
+# Parts one letter from an entry that are other parts: never mended to it ('mi250' is no misspelt 'mi250x')
+_OTHER_PARTS = {"mi250"}
 _FAMILY = re.compile(r"([a-z]+)\s*[-_ ]?\s*[a-z]*?\s*(\d+)")
 
 
@@ -282,8 +285,9 @@ def closest_gpus(name: str, k: int = 3) -> list[str]:
 
 
 def find_gpu_fuzzy(name: str) -> GpuSpec | None:
-    """A misspelt GPU name resolved when exactly one entry matches ('mi300' -> MI300X); never a different number."""
-    return gpus().fuzzy(name)
+    """A misspelt GPU name resolved when exactly one entry matches ('mi300' -> MI300X); never a different number,
+    nor another part one letter away ('mi250')."""
+    return None if name_key(name) in _OTHER_PARTS else gpus().fuzzy(name)
 
 
 def find_link(name: str) -> LinkSpec | None:

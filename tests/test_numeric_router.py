@@ -493,6 +493,11 @@ def test_a_letter_glued_to_a_known_part_is_another_part():
     assert isinstance(route_numeric("snowflake arctic kv cache per token"), UnknownModel)
 
 
+def test_a_part_one_letter_from_an_entry_is_not_mended_into_it():
+    routed = route_numeric("ridge point of the mi250 in bf16?")  # the MI250 is not the MI250X (fewer CUs)
+    assert isinstance(routed, UnknownGpu) and routed.closest[0] == "mi250x"
+
+
 def test_sixth_batch_readings():
     total = _route("total vram, mistral 7b fp16, 32 users 4k each, fp8 kv cache")
     assert total.calculator == "memory" and total.inputs["kv_precision"] == "fp8"
