@@ -63,6 +63,7 @@ from .relative import SHARE_WORDS, has_relative_amount, share_of, with_relative_
 from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .homework import as_one_part
+from .article_example import without_the_articles_example
 from .artifacts import without_paste_artifacts
 from .transcript import turns, without_answer
 from .long_message import is_long, read as read_long
@@ -143,9 +144,12 @@ def _is_conceptual(r: Reading) -> bool:
 
 
 def _a_model_says(r: Reading, cue: Tag) -> bool:
-    """"what does the roofline say is attainable", "what does the formula give": the figure a model gives."""
+    """"what does the roofline say is attainable", "what does the formula give", "what does … come to": a figure."""
     after = set(r.words[cue.end:cue.end + 4])
-    return bool(after & {"say", "give", "predict"}) and bool(after & {"roofline", "formula", "math", "calculator"})
+    if after & {"say", "give", "predict"} and after & {"roofline", "formula", "math", "calculator"}:
+        return True
+    rest = r.words[cue.end:cue.end + 16]  # "what does one full training checkpoint of X come to": its size
+    return any(rest[k:k + 2] == ["come", "to"] or rest[k:k + 3] == ["add", "up", "to"] for k in range(len(rest)))
 
 
 def _clause_before(r: Reading, start: int, most: int) -> list[str]:
@@ -534,6 +538,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
         request, fit = r.cue("how_much", "how_big"), r.cue("fit", "run", "enough")
         if request is not None and fit is not None and request.start < fit.start:
             return None  # "how much memory do its weights take, and does that fit?": the size first
+        if fit is not None and fit.key == "run" and r.has("weights") and not r.has("kv", "fit", "enough"):
+            return "weights_bytes"  # "we serve Qwen2.5 72B in int4 — what do the weights come to?": their size
         if fit is not None:
             if "gpu" in inputs or "gpus" in inputs or s.capacity is None:
                 return "free_bytes"
@@ -931,6 +937,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
 def _read(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
     """One question's reading: each rewrite undoes one way readers write, then the tags are bound and routed."""
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
+    question, example = without_the_articles_example(question)  # "the article uses 8 users at 4k, but we have 24 …"
+    said += example
     question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"
     question, corrections = corrected(question)
