@@ -65,6 +65,7 @@ from .known import without_known_results, without_reference_parts
 from .homework import as_one_part
 from .article_example import without_the_articles_example
 from .artifacts import without_paste_artifacts
+from .issue_template import as_issue_question
 from .transcript import turns, without_answer
 from .long_message import is_long, read as read_long
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
@@ -386,7 +387,7 @@ _FLOP_WORDS = {"flops", "flop/s", "tflops", "tflop/s", "pflops", "teraflops", "p
 def _spec_lookup(r: Reading, s: Slots) -> str | None:
     """'h100 pcie hbm bandwith?', 'b200 fp8 dense tflops': a card's own figure asked with nothing to compute on
     (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
-    if set(s.values) - {"gpu", "precision", "gpus"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
+    if set(s.values) - {"gpu", "precision", "gpus", "link"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
         return None
     negated = {i + d for i, w in enumerate(r.words) if w in ("not", "no") for d in (1, 2)}  # "not the flops"
     flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words)) or (
@@ -399,8 +400,11 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
     return None
 
 
-_ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+cache\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
+_ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+(?:kv\s+)?cache(?:\s+size)?\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
                              r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b", re.I)
+
+
+_ADDED_TO = re.compile(r"(?:\+|\bplus|\band)\s+(?:the\s+)?(?:total|whole|entire)\s+(?:kv\s+)?cache\b", re.I)
 
 
 def _named_calculator(r: Reading, s: Slots) -> str | None:
@@ -453,7 +457,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     fits = [c for c in r.of("CUE", "fit") if (c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity)
             and not (c.text.lower() == "load" and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"]))
             and not ("oom" in c.text.lower() and _in_a_sentence_asking_nothing(r, c))]  # ("the server OOMs after …")
-    if r.has("kv") and _ASKS_THE_CACHE.search(r.question) and not (fits or r.has("enough", "left")):
+    if (r.has("kv") and _ASKS_THE_CACHE.search(r.question) and not (fits or r.has("enough", "left"))
+            and not _how_many_gpus(r) and not _ADDED_TO.search(r.question)):  # ("weights + the whole KV cache")
         return "kv_cache"  # "total cache for all seqs?", "how big is the cache?": the cache, whatever else is named
     runs = any(not _in_a_sentence_asking_nothing(r, c) for c in r.of("CUE", "run"))  # ("we serve llama 3.1 70b.")
     if r.has("kv") and not (fits or runs or r.has("enough", "left", "weights") or _how_many_gpus(r)
@@ -921,7 +926,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    for plain in (as_plain_characters, without_paste_artifacts, as_link_names, as_metrics_said, as_said,
+    for plain in (as_issue_question, as_plain_characters, without_paste_artifacts, as_link_names, as_metrics_said, as_said,
                   as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
     conversation = turns(question)  # "User: …\nAssistant: …\nUser: and on an L40S?"

@@ -467,7 +467,7 @@ PRECISIONS: dict[str, tuple[str, ...]] = {
     "bf16": ("bf16", "bfloat16", "bfloat 16", "bf 16", "16-bit", "16 bit", "brain float"),
     "fp16": ("fp16", "float16", "f16", "half precision", "half", "fp 16"),
     "fp8": ("fp8", "float8", "e4m3", "e5m2", "fp 8", "fp8 e4m3"),
-    "int8": ("int8", "8-bit", "8 bit", "8bit", "int 8", "w8a8", "8-bits", "q8"),
+    "int8": ("int8", "8-bit", "8 bit", "8bit", "int 8", "w8a8", "w8a16", "8-bits", "q8"),
     "int4": ("int4", "4-bit", "4 bit", "4bit", "awq", "gptq", "w4a16", "int 4", "4-bits", "q4"),
     "mxfp4": ("mxfp4", "mx fp4", "mx-fp4", "mxfp 4"),
     "nvfp4": ("nvfp4", "nv fp4", "nv-fp4", "nvfp 4", "fp4"),
