@@ -64,6 +64,7 @@ from .check import without_claimed_results, without_observed_results
 from .known import without_known_results, without_reference_parts
 from .homework import as_one_part
 from .article_example import without_the_articles_example
+from .requirements import as_required
 from .artifacts import without_paste_artifacts
 from .issue_template import as_issue_question
 from .transcript import turns, without_answer
@@ -943,7 +944,8 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None) 
     """One question's reading: each rewrite undoes one way readers write, then the tags are bound and routed."""
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
     question, example = without_the_articles_example(question)  # "the article uses 8 users at 4k, but we have 24 …"
-    said += example
+    question, unasked = as_required(question)  # "Requirements:\n- …\n- SLO: 40 ms/token\nQuestion: total memory?"
+    said += example + unasked
     question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"
     question, corrections = corrected(question)
