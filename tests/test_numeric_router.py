@@ -1071,6 +1071,16 @@ def test_sheet_lines_systems_and_rates_in_words(question, calculator, expected):
      {"gpu": "b300", "gpus": 1, "primary": "step_time_s"}),
     ("qwen2.5 72b を 18 兆トークンで学習させる場合、H100・bf16・MFU 40% で何 GPU 時間かかる？", "training",
      {"tokens": 18e12, "mfu": 0.4, "primary": "gpu_hours"}),
+    # code-switching (batch 111): German counts, Vietnamese with its diacritics, Hinglish "din"
+    ("passt llama 3.1 70b in fp8 auf zwei L40S? wie viel VRAM bleibt pro Karte frei, nur die weights gerechnet",
+     "memory", {"gpus": 2, "primary": "free_bytes"}),
+    ("chạy llama 3.1 8b bf16 trên một con RTX 4090, 2 user mỗi người 8k context, KV cache bf16 — còn dư bao nhiêu "
+     "VRAM?", "memory", {"batch": 2, "primary": "free_bytes"}),
+    ("tổng FLOPs (6ND) để train llama 3 70b trên 15 nghìn tỷ tokens là bao nhiêu?", "training",
+     {"tokens": 15e12, "primary": "flops"}),
+    ("gpt-oss-120b ko 5T tokens pe 30 din mein train karna hai GB300 pe, fp8 peak, MFU 0,35 — kitne GPUs chahiye?",
+     "training", {"deadline_days": 30.0, "mfu": 0.35, "primary": "gpus_needed"}),
+    ("la memory bandwidth HBM d'une H200 NVL, c'est combien en TB/s ?", "roofline", {"gpu": "h200-nvl"}),  # "la"
     # local runners: GGUF quant names, llama-server's parallel slots, "tk/s"
     ("llama 3.1 8b Q4_K_M on a 4090, whats the theoretical max tk/s", "decode", {"precision": "int4"}),
     ("running llama-server with llama 3.1 8b F16 gguf, -np 4 so 4 slots of 8k ctx each, fp16 kv. total vram "

@@ -104,6 +104,13 @@ _PHRASE_LIST = [(pattern, words) for pattern, words in (
     (r"miliar", "billion"), (r"triliun", "trillion"), (r"hari", "days"), (r"jam", "hours"), (r"untuk", "for"),
     (r"dengan", "with"), (r"muat", "does it fit"), (r"tersisa", "left"), (r"bobot", "weights"), (r"kartu", "cards"),
     (r"dibutuhkan", "needed"), (r"melatih", "train"), (r"di", "on"),
+    # German counts and nouns not above; Hindi's "din" (days)
+    (r"zwei", "two"), (r"drei", "three"), (r"vier", "four"), (r"acht", "eight"), (r"sechzehn", "sixteen"),
+    (r"karte", "card"), (r"din", "days"),
+    # Vietnamese, with its diacritics (without them "la", "de", "tren" are other languages' words)
+    (r"còn dư bao nhiêu", "how much left"), (r"bao nhiêu", "how much"), (r"nghìn tỷ", "trillion"), (r"tỷ", "billion"),
+    (r"triệu", "million"), (r"tổng", "total"), (r"trên", "on"), (r"một", "one"), (r"mỗi người", "each"),
+    (r"chạy", "run"), (r"là", "is"), (r"để", "to"),
 )]
 # each phrase with the letters it must start with: a question holding none of them skips its regular expression
 # (~200 phrases tried in turn cost half a millisecond a question; most are English and hold almost none)
