@@ -34,6 +34,14 @@ def test_what_the_question_needs_stays(text):
      "mixed-precision AdamW\n- data parallel only (no TP/PP)\n- seq 8192, micro-batch 4, selective recompute\n- "
      "nice-to-have: finish in 10 days\nQuestion: how much memory is left free per GPU once state + activations are in?",
      "memory", {"zero_stage": 2, "gpus": 16, "primary": "free_bytes"}),
+    # a count after a label ("batch job: 1024 sequences", "each request: 1,500 tokens") is no job or request id;
+    # "peak load" loads no model
+    ("Requirements:\n- model: Llama 3.1 8B, fp8\n- GPU: one B300\n- offline batch job: 1024 sequences decoded "
+     "together\n- KV ignored for this one (we only want the matmul side)\n- budget: finish overnight\nQuestion: "
+     "compute-bound time per decode step?", "decode", {"batch": 1024, "primary": "compute_time_s"}),
+    ("Requirements:\n- model: Llama 3 8B\n- peak load: 256 concurrent requests\n- each request: 1,500 tokens of "
+     "context\n- int8 KV cache\n- latency: best effort\nQuestion: how much memory does the KV cache need at peak?",
+     "kv_cache", {"batch": 256, "context": 1500}),
 ])
 def test_a_requirements_list_gets_the_calculation_its_question_asks(question, calculator, expected):
     routed = route_numeric(question)

@@ -24,7 +24,9 @@ _DROPPED = [(re.compile(pattern, re.IGNORECASE), kept) for pattern, kept in (
     (r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b|\b\d{1,2}:\d{2}:\d{2}\b", ""),  # timestamps
     (r"\b(at|around) \d{1,2}:\d{2}\b", ""),
     # processes, ports, jobs, requests, exit codes, a rank's number (not rank 0: a root)
-    (r"\b(pid|port|job|job id|master_port|request|req|exit code|code)\s*[:=#]?\s*#?\d+\b", r"\1"),
+    # ("batch job: 1024 sequences", "each request: 1,500 tokens": a count said after the label, not an id)
+    (r"\b(pid|port|job|job id|master_port|request|req|exit code|code)\s*[:=#]?\s*#?\d+\b(?![,.]\d)"
+     r"(?!\s+(?:sequences?|seqs?|tokens?|users?|requests?|prompts?|chats?|gpus?|nodes?|ranks?)\b)", r"\1"),
     (r"\b(rank)\s+(?!0\b)\d+\b", r"\1"),
     (r"\b(step|iteration|iter|epoch)\s+\d[\d,]*(?:\s*(?:of|/)\s*\d[\d,]*)?\b", r"\1"),  # where the run was
     (r"\b\d+(?:\.\d+)?\s?(?:W|°C|watts)(?![\w/])|\bP[0-8]\b", ""),  # a card's power, temperature, perf state

@@ -456,7 +456,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # "the KV cache required to hold one sequence", "sixteen users each hold 65,536 tokens": with no card to
     # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
     fits = [c for c in r.of("CUE", "fit") if (c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity)
-            and not (c.text.lower() == "load" and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"]))
+            and not (c.text.lower() == "load"
+                     and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"], ["peak"]))
             and not ("oom" in c.text.lower() and _in_a_sentence_asking_nothing(r, c))]  # ("the server OOMs after …")
     if (r.has("kv") and _ASKS_THE_CACHE.search(r.question) and not (fits or r.has("enough", "left"))
             and not _how_many_gpus(r) and not _ADDED_TO.search(r.question)):  # ("weights + the whole KV cache")
@@ -563,7 +564,7 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
         batch = inputs.get("batch", 1)
         if _how_many_gpus(r):
             return "min_gpus"
-        if r.has("compute_time"):
+        if r.has("compute_time") or (r.has("compute_bound") and r.has("latency")):  # "compute-bound time per step"
             return "compute_time_s"
         if r.has("memory_time"):
             return "memory_time_s"
