@@ -1081,6 +1081,15 @@ def test_sheet_lines_systems_and_rates_in_words(question, calculator, expected):
     ("gpt-oss-120b ko 5T tokens pe 30 din mein train karna hai GB300 pe, fp8 peak, MFU 0,35 — kitne GPUs chahiye?",
      "training", {"deadline_days": 30.0, "mfu": 0.35, "primary": "gpus_needed"}),
     ("la memory bandwidth HBM d'une H200 NVL, c'est combien en TB/s ?", "roofline", {"gpu": "h200-nvl"}),  # "la"
+    # Indian numbering (batch 116): lakh, crore, lakh crore, groups of two
+    ("Kindly tell the weights size of a 700 crore parameter model in bf16, in GB please.", "memory", {"params": 7e9}),
+    ("mixtral 8x22b, 5 users at 1.5 lakh tokens each, fp8 cache — total kv in gigs?", "kv_cache",
+     {"batch": 5, "context": 150_000}),
+    ("Llama 3.1 405B on 15.6 lakh crore tokens using 16,384 H100s, bf16 at 38% MFU — days?", "training",
+     {"tokens": 15.6e12, "gpus": 16384}),
+    ("Llama 3.1 70B continued pre-training on 50,000 crore tokens with 256 H200s, bf16, model FLOPs utilisation 42% — "
+     "how many days?", "training", {"tokens": 5e11, "mfu": 0.42}),
+    ("llama 3.1 8b kv cache for one sequence of 1,28,000 tokens in bf16?", "kv_cache", {"context": 128_000}),
     # local runners: GGUF quant names, llama-server's parallel slots, "tk/s"
     ("llama 3.1 8b Q4_K_M on a 4090, whats the theoretical max tk/s", "decode", {"precision": "int4"}),
     ("running llama-server with llama 3.1 8b F16 gguf, -np 4 so 4 slots of 8k ctx each, fp16 kv. total vram "

@@ -144,6 +144,25 @@ _HAS_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _NYA = re.compile(r"(?<=\w)-nya\b")  # Indonesian "throughput-nya"
 
 
+# Indian numbering: "1,00,000" and "1,48,00,00,00,00,000" (groups of two before the last three); "2 lakh" (100,000s),
+# "700 crore" (10,000,000s), "15 lakh crore" (10^12s)
+_INDIAN_GROUPS = re.compile(r"(?<![\d,.])\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])")
+_INDIAN_SCALE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(lakh\s+crores?|lakhs?|crores?)\b", re.I)
+_INDIAN_FACTOR = {"lakh": 10**5, "crore": 10**7}
+
+
+def _in_indian_numbering(text: str) -> str:
+    if not re.search(r"lakh|crore|\d,\d\d,", text, re.I):
+        return text
+    text = _INDIAN_GROUPS.sub(lambda m: m.group(0).replace(",", ""), text)
+
+    def digits(m: re.Match) -> str:
+        words = m.group(2).lower().split()
+        factor = 10**12 if len(words) == 2 else _INDIAN_FACTOR[words[0].rstrip("s")]
+        return f"{round(float(m.group(1).replace(',', '')) * factor):d}"
+    return _INDIAN_SCALE.sub(digits, text)
+
+
 def in_english(text: str) -> str:
     """The question with European number formats made English and its foreign question words translated."""
     if _HAS_CJK.search(text):
@@ -152,6 +171,7 @@ def in_english(text: str) -> str:
             text = pattern.sub(words, text)
         text = re.sub(r"\s{2,}", " ", text).strip()
     text = _PERCENT_FIRST.sub(r"\1%", _NYA.sub("", _SUFFIXED.sub("", text)))
+    text = _in_indian_numbering(text)
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     text = _DOT_GROUPS.sub(lambda m: m.group(0).replace(".", ""), text)
     text = _DOT_GROUP.sub(r"\1\2", text)
