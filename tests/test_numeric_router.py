@@ -2590,6 +2590,10 @@ PLAIN_WORDS = [
 
 # Forum abbreviations (batch 109): "ships in mxfp4" is the release precision, "min # of" the fewest GPUs
 FORUM_ABBREVIATIONS = [
+    # a collective called through its module (batch 115): "dist.all_reduce(buf)" is an all-reduce, not a reduce
+    (">>> dist.get_world_size(), torch.cuda.get_device_name()\n(8, 'NVIDIA H100 80GB HBM3')\n>>> buf = "
+     "torch.empty(2 * 1024**3, dtype=torch.uint8, device=\"cuda\")   # 2 GiB\n>>> dist.all_reduce(buf)   # ring over "
+     "NVLink 4, one node -- how long should this take?", "collective", {"op": "all_reduce", "size": 2**31}),
     ("IIRC gpt-oss-120b ships in mxfp4 -> in that format on 1 h100 w/o kv, how much vram is free?", "memory",
      {"precision": "mxfp4", "primary": "free_bytes"}),
     ("min # of mi300x for deepseek r1 in fp8 + 32 ppl @ 32k ea. w/ bf16 kv, pls", "memory",

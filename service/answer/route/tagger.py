@@ -672,6 +672,7 @@ def _notation(text: str) -> str:
 
 # a signed exponent, which the hyphen reader would split ("1e-5" is no "1e 5"); "3.8e25" the tokenizer reads
 _SIGNED_EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]\d{1,2}(?![\w.])")
+_MODULE_CALL = re.compile(r"\b(?:torch\.distributed|dist|nccl|xm|hvd|jax\.lax|lax)\.(?=[a-z_]+\()")
 _FLAG = re.compile(r"(?<!\S)--?(?=[A-Za-z])")  # a command line's "--nnodes", "--max-model-len": read as words
 _JOINED = re.compile(r"(?<=[A-Za-z0-9.])[\-_](?=[A-Za-z0-9])")
 
@@ -807,6 +808,7 @@ def _typed_form(question: str) -> str:
     text = as_read(text)  # pasted spec-sheet lines
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
+    text = _MODULE_CALL.sub(" ", text)  # "dist.all_reduce(buf)": the collective, not "dist.all" and a reduce
     text = _CHOSEN_SIDE.sub(_chosen_side, text)  # "fp8 vs bf16 - just give me the fp8 one"
     text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
