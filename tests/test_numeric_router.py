@@ -2590,6 +2590,8 @@ PLAIN_WORDS = [
 
 # Forum abbreviations (batch 109): "ships in mxfp4" is the release precision, "min # of" the fewest GPUs
 FORUM_ABBREVIATIONS = [
+    # what prefill ships to decode is the prompt's KV cache; "how do … do with 512 MB" asks a time
+    ("mixtral 8x7b, a 16k prompt - how much has to be shipped to the decode side?", "kv_cache", {"context": 16384}),
     # a collective called through its module (batch 115): "dist.all_reduce(buf)" is an all-reduce, not a reduce
     (">>> dist.get_world_size(), torch.cuda.get_device_name()\n(8, 'NVIDIA H100 80GB HBM3')\n>>> buf = "
      "torch.empty(2 * 1024**3, dtype=torch.uint8, device=\"cuda\")   # 2 GiB\n>>> dist.all_reduce(buf)   # ring over "
@@ -2618,3 +2620,9 @@ SUPPOSED_AND_EXPLAINED = [
 def test_a_reading_gives_the_calculation_the_figures_the_reader_means(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
+
+
+def test_how_a_setup_does_with_an_amount_is_its_time_on_the_page():
+    # "how do … do with 512 MB" is no conceptual "how does": on the collectives page it is the collective's time
+    routed = route_numeric("how do 8 mi300x on infinity fabric do with 512 MB", computes="collective")
+    assert routed.calculator == "collective" and routed.inputs["size"] == 512e6 and routed.inputs["ranks"] == 8

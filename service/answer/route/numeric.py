@@ -142,7 +142,15 @@ def _is_conceptual(r: Reading) -> bool:
                                                    or _a_model_says(r, t)))
                and not (t.key == "how_does" and r.words[t.end:t.end + 2] in (["it", "look"], ["that", "look"],
                                                                             ["this", "look"]))  # the figure, on a page
+               and not (t.key == "how_does" and _does_with_a_figure(r, t))
                for t in r.of("CUE"))
+
+
+def _does_with_a_figure(r: Reading, cue: Tag) -> bool:
+    """"how do 8 mi300x on infinity fabric do with 512 MB": how a setup does with a given amount, a time asked."""
+    rest = r.words[cue.end:]
+    return any(rest[k:k + 2] in (["do", "with"], ["does", "with"]) for k in range(len(rest))) and bool(
+        r.of("QUANTITY")) and bool(r.of("GPU") or r.of("LINK"))
 
 
 def _a_model_says(r: Reading, cue: Tag) -> bool:

@@ -179,6 +179,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "kv": ("kv", "kv cache", "kv-cache", "kvcache", "key value cache", "key-value cache", "kv memory",
            "reservation", "reserve", "kv size", "latent cache", "mla cache", "latent kv", "kv latent",
            "compressed kv",
+           # disaggregated serving: what prefill ships to decode is the prompt's KV cache
+           "shipped to the decode side", "shipped to decode", "sent to the decode side", "sent to decode",
+           "transferred to the decode side", "moved to the decode side",
            # in a beginner's words: what the model keeps of the conversation
            "memory of the conversation", "conversation memory", "memory of the chat", "chat memory",
            "remembering", "to remember", "memory of past tokens"),
