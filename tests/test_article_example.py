@@ -48,3 +48,10 @@ def test_an_unknown_model_of_the_readers_is_said():
 ])
 def test_a_question_that_leans_on_the_article_keeps_it(question):
     assert without_the_articles_example(question) == (question, [])
+
+
+def test_the_example_is_left_out_where_a_letter_brings_it_up():
+    routed = route_numeric("Hi,\n\nTicket INF-8850. We have 24 B300s on order and 10 engineers waiting.\n\nthe article "
+                           "uses 8 users at 4k, but we have 24 users at 16k each on Llama 3.1 70B with a bf16 cache — "
+                           "what is our total KV?\n\nThanks,\nKwame")
+    assert routed.calculator == "kv_cache" and routed.inputs["batch"] == 24 and routed.inputs["context"] == 16384

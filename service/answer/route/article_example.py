@@ -21,7 +21,7 @@ _SOURCE = (r"(?:article|post|blog(?:\s+post)?|page|piece|walkthrough|example|tut
 _ABOUT_THE_ARTICLE = re.compile(
     rf"^\s*(?:(?:instead of|unlike|compared (?:to|with)|vs\.?)\s+)?(?:(?:the|this|that|your)\s+)?{_SOURCE}(?:'s|’s)?"
     rf"(?:\s+{_SOURCE})?(?:\s+in\s+the\s+{_SOURCE})?\b"
-    r"|^\s*you\s+(?:show|quote|use|assume|say|work|size|run|give|used|assumed|showed|quoted)\b", re.I)
+    r"|^\s*you\s+(?:show|quote|use|assume|say|work|size|run|give|used|assumed|showed|quoted)\b", re.I | re.M)
 # where the reader turns to their own case
 _TURN = re.compile(r";\s*|\.\s+|\s[—–-]\s|,?\s+but\s+|,\s*(?=(?:we|we're|we'd|i'd|i|mine|ours|my|our)\b)|"
                    r"\s(?=(?:ours|mine)\s*(?:is|:|are)\b)", re.I)
@@ -34,18 +34,19 @@ _LEANS = re.compile(r"\b(?:the same|does that (?:hold|apply|work|change)|that gi
 
 def without_the_articles_example(question: str) -> tuple[str, list[str]]:
     """The question without an opening clause about the article's example, and a note of what was left out."""
-    opening = _ABOUT_THE_ARTICLE.match(question)
+    opening = _ABOUT_THE_ARTICLE.search(question)  # at the message's start, or a line's ("Hi,\n\nthe article uses …")
     if opening is None:
         return question, []
-    turn = _TURN.search(question, opening.end())
+    before, about = question[:opening.start()], question[opening.start():]
+    turn = _TURN.search(about, _ABOUT_THE_ARTICLE.match(about).end())
     if turn is None:
         return question, []
-    rest = question[turn.end():].strip()
+    rest = about[turn.end():].strip()
     rest = re.sub(r"^(?:ours|mine)\s*(?::|is|are)\s*", "", rest, flags=re.I)
     if _LEANS.search(rest) or not any(t.label in _SETUP_LABELS or t.key == "params" for t in tag(rest).tags):
         return question, []  # the example is the setup the question leans on
-    left_out = question[:turn.start()].strip()
+    left_out = about[:turn.start()].strip()
     model = [t for t in tag(left_out).tags if t.label == "MODEL"]
     if len(model) == 1 and not any(t.label in ("MODEL", "UNKNOWN_MODEL") or t.key == "params" for t in tag(rest).tags):
         rest = f"{model[0].text}: {rest}"  # "the article runs DeepSeek V3 on 8 H200s; we have 8 MI300X …": its model
-    return rest, [f"the article's example (“{left_out}”) is not your setup: left out"]
+    return before + rest, [f"the article's example (“{left_out}”) is not your setup: left out"]
