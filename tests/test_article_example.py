@@ -1,9 +1,10 @@
 """The article's own example, set against the reader's setup, gives no figure; a question whose setup is the
 example keeps it."""
 import pytest
+from routing import assert_routed
 
 from service.answer.route.article_example import without_the_articles_example
-from service.answer.route.numeric import NumericRequest, UnknownModel, route_numeric
+from service.answer.route.numeric import UnknownModel, route_numeric
 
 
 @pytest.mark.parametrize(("question", "calculator", "expected"), [
@@ -27,9 +28,7 @@ from service.answer.route.numeric import NumericRequest, UnknownModel, route_num
      {"model": "mixtral-8x22b", "primary": "checkpoint_bytes"}),
 ])
 def test_the_readers_setup_not_the_articles_is_computed(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    routed = assert_routed(question, calculator, expected)
     assert any("the article's example" in a for a in routed.assumed)
 
 

@@ -1,9 +1,10 @@
 """What copying and pasting leaves around a question is no part of it: reply headers, phone signatures,
 attachment placeholders, wrapped words, HTML entities, zero-width spaces, a question pasted twice."""
 import pytest
+from routing import assert_routed
 
 from service.answer.route.artifacts import without_paste_artifacts
-from service.answer.route.numeric import NumericRequest, route_numeric
+from service.answer.route.numeric import route_numeric
 from service.answer.route.typography import as_plain_characters
 
 
@@ -47,9 +48,7 @@ def test_entities_and_zero_width_spaces_are_plain_characters():
      "tensor parallel 4?\n\nGet Outlook for iOS", "memory", {"recompute": "full", "tp": 4}),
 ])
 def test_a_pasted_question_gets_the_figures_it_states(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert_routed(question, calculator, expected)
 
 
 @pytest.mark.parametrize(("question", "alpha"), [

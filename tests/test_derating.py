@@ -1,9 +1,10 @@
 """An efficiency said as a loss, a share of a spec or a utilisation is the efficiency the calculation takes: a
 decode's bandwidth efficiency, a training run's MFU, or a collective's derated bandwidth."""
 import pytest
+from routing import assert_routed
 
 from service.answer.route.derating import as_efficiency
-from service.answer.route.numeric import NumericRequest, route_numeric
+from service.answer.route.numeric import route_numeric
 
 
 @pytest.mark.parametrize(("question", "efficiency"), [
@@ -78,7 +79,5 @@ def test_what_is_no_derating_is_left_alone(text):
      "100% line)?", "roofline", {"intensity": 300.0, "primary": "attainable_flops"}),
 ])
 def test_an_efficiency_set_aside_changes_nothing(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    routed = assert_routed(question, calculator, expected)
     assert "efficiency" not in routed.inputs

@@ -1,9 +1,10 @@
 """Homework and exam layout: a question's number, marks and rounding are no figures, and of lettered parts only
 the one the reader says to answer is asked."""
 import pytest
+from routing import assert_routed
 
 from service.answer.route.homework import as_one_part
-from service.answer.route.numeric import NumericRequest, route_numeric
+from service.answer.route.numeric import route_numeric
 
 
 @pytest.mark.parametrize(("typed", "read"), [
@@ -64,9 +65,7 @@ def test_a_part_that_only_asks_goes():
      {"batch": 128, "context": 4096, "primary": "step_time_s"}),
 ])
 def test_an_exam_question_gets_the_calculation_it_asks(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert_routed(question, calculator, expected)
 
 
 def test_the_part_answered_is_said():

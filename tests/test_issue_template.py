@@ -1,9 +1,10 @@
 """A question pasted from a GitHub issue template is read without its headings, checkboxes, versions and the
 sections that say what the reader expected."""
 import pytest
+from routing import assert_routed
 
 from service.answer.route.issue_template import as_issue_question
-from service.answer.route.numeric import NumericRequest, UnknownGpu, UnknownModel, route_numeric
+from service.answer.route.numeric import UnknownGpu, UnknownModel, route_numeric
 
 
 def test_the_template_goes_and_the_setup_stays():
@@ -46,9 +47,7 @@ def test_what_is_no_template_keeps_its_lines(text):
      "roofline", {"gpu": "h200-nvl", "primary": "bandwidth"}),
 ])
 def test_a_templated_question_gets_its_calculation(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert_routed(question, calculator, expected)
 
 
 def test_unknown_names_in_a_template_are_said():

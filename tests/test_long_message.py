@@ -1,9 +1,10 @@
 """A long, rambling message is read from the sentence that asks, with the sentences just before it that set it up:
 the dates, prices, team sizes and old runs around it give no figure."""
 import pytest
+from routing import assert_routed
 
 from service.answer.route.long_message import is_long, read, sentences
-from service.answer.route.numeric import NumericRequest, UnknownModel, route_numeric
+from service.answer.route.numeric import UnknownModel, route_numeric
 
 SAGA = ("Bit of a saga. Our lab got an allocation on a university cluster that only has AMD MI325X nodes (256 GB each), "
         "valid from January through June, 50,000 node-hours total, and the admins there are lovely but the queue is "
@@ -71,9 +72,7 @@ def test_a_short_question_is_read_whole():
      "the 40s of ms last week.", "decode", {"gpu": "mi300x", "primary": "step_time_s"}),
 ])
 def test_a_long_message_gets_the_figures_of_its_question(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert_routed(question, calculator, expected)
 
 
 def test_an_unknown_model_in_a_long_message_is_said():

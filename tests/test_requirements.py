@@ -1,7 +1,7 @@
 """A requirements list before the question: constraints the question does not ask about give no figure."""
 import pytest
+from routing import assert_routed
 
-from service.answer.route.numeric import NumericRequest, route_numeric
 from service.answer.route.requirements import as_required
 
 
@@ -44,6 +44,4 @@ def test_what_the_question_needs_stays(text):
      "kv_cache", {"batch": 256, "context": 1500}),
 ])
 def test_a_requirements_list_gets_the_calculation_its_question_asks(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert_routed(question, calculator, expected)

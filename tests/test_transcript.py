@@ -1,8 +1,9 @@
 """A pasted chat transcript is a conversation: the reader's last turn follows the reader's earlier ones, and the
 other side's answers give no figure."""
 import pytest
+from routing import assert_routed
 
-from service.answer.route.numeric import NumericRequest, UnknownModel, route_numeric
+from service.answer.route.numeric import UnknownModel, route_numeric
 from service.answer.route.transcript import turns, without_answer
 
 
@@ -53,9 +54,7 @@ def test_an_answers_own_figures_go_and_its_setup_stays():
      {"gpus": 32, "fsdp": "full"}),
 ])
 def test_the_last_turn_is_asked_after_the_readers_earlier_ones(question, calculator, expected):
-    routed = route_numeric(question)
-    assert isinstance(routed, NumericRequest) and routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
+    assert_routed(question, calculator, expected)
 
 
 def test_an_unknown_model_in_the_last_turn_is_said():

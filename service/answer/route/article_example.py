@@ -43,10 +43,11 @@ def without_the_articles_example(question: str) -> tuple[str, list[str]]:
         return question, []
     rest = about[turn.end():].strip()
     rest = re.sub(r"^(?:ours|mine)\s*(?::|is|are)\s*", "", rest, flags=re.I)
-    if _LEANS.search(rest) or not any(t.label in _SETUP_LABELS or t.key == "params" for t in tag(rest).tags):
+    rest_tags = tag(rest).tags
+    if _LEANS.search(rest) or not any(t.label in _SETUP_LABELS or t.key == "params" for t in rest_tags):
         return question, []  # the example is the setup the question leans on
     left_out = about[:turn.start()].strip()
     model = [t for t in tag(left_out).tags if t.label == "MODEL"]
-    if len(model) == 1 and not any(t.label in ("MODEL", "UNKNOWN_MODEL") or t.key == "params" for t in tag(rest).tags):
+    if len(model) == 1 and not any(t.label in ("MODEL", "UNKNOWN_MODEL") or t.key == "params" for t in rest_tags):
         rest = f"{model[0].text}: {rest}"  # "the article runs DeepSeek V3 on 8 H200s; we have 8 MI300X …": its model
     return before + rest, [f"the article's example (“{left_out}”) is not your setup: left out"]

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 
+from .logs import without_versions
 from .tagger import tag
 
-_VERSION = re.compile(r"\b(?:vllm|sglang|cuda|pytorch|torch|nccl|tensorrt(?:-llm)?|trt-llm|python|driver|rocm|jax|"
-                      r"transformers|deepspeed|megatron(?:-lm)?|triton)\s+v?\d+(?:\.\d+)+\b", re.I)
 # An aside in brackets, or a sentence: ".", "!", "?" or ";" before a space, or a line break, ends one
 _ASIDE = re.compile(r"(\([^()]*\))")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)|\s[—–]\s(?=(?:so\s+|and\s+)?(?:how|what)\b)")
@@ -120,7 +119,7 @@ def without_background(question: str) -> str:
     text = _without_letter_frame(question)
     if text != question:  # a letter: its paragraphs first
         text = _without_told_paragraphs(text)
-    text = _without_dashed_asides(_PREAMBLE.sub("", _VERSION.sub(" ", text)))
+    text = _without_dashed_asides(_PREAMBLE.sub("", without_versions(text)))
     label = _LABEL.search(text)
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
         text = text[:label.start()]

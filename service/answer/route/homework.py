@@ -11,12 +11,12 @@ import re
 
 # "Q4 (3 marks):", "Question 2.", "Exercise 2.b", "Problem 3:", "Task 1 -" at a line's start. A bare "Q4" is a
 # number only with marks or punctuation after it: "Q4 llama 8b, memory?" may be a 4-bit quant
+_MARKED = r"[\(\[][ \t]*\d+[ \t]*(?:marks?|pts?|points?)[ \t]*[\)\]]"  # "(3 marks)", "[4 pts]"
 _NUMBERED = re.compile(
-    r"(?im)^[ \t]*(?:(?:question|exercise|problem|task)[ \t]*\d+(?:\.\d+)?(?:\.?[a-e]\b)?(?:[ \t]*\([ \t]*[a-e][ \t]*\))?"
-    r"(?:[ \t]*[\(\[][ \t]*\d+[ \t]*(?:marks?|pts?|points?)[ \t]*[\)\]])?[ \t]*[:.)\-]?"
-    r"|q[ \t]?\d+[a-e]?(?=[ \t]*(?:[\(\[][ \t]*\d+[ \t]*(?:marks?|pts?|points?)[ \t]*[\)\]]|[:.)](?=\s|$)|$))"
-    r"(?:[ \t]*[\(\[][ \t]*\d+[ \t]*(?:marks?|pts?|points?)[ \t]*[\)\]])?[ \t]*[:.)]?)")
-_MARKS = re.compile(r"\s*[\(\[]\s*\d+\s*(?:marks?|pts?|points?)\s*[\)\]]", re.I)
+    rf"(?im)^[ \t]*(?:(?:question|exercise|problem|task)[ \t]*\d+(?:\.\d+)?(?:\.?[a-e]\b)?(?:[ \t]*\([ \t]*[a-e][ \t]*\))?"
+    rf"(?:[ \t]*{_MARKED})?[ \t]*[:.)\-]?"
+    rf"|q[ \t]?\d+[a-e]?(?=[ \t]*(?:{_MARKED}|[:.)](?=\s|$)|$))(?:[ \t]*{_MARKED})?[ \t]*[:.)]?)")
+_MARKS = re.compile(rf"\s*{_MARKED}", re.I)
 _WORKING = re.compile(r"\s*\b(?:show|explain)\s+(?:your|all|the)\s+(?:working|workings|work|steps)\b\.?", re.I)
 _ROUNDING = re.compile(r"\s*\(?\s*\b(?:round(?:ed)?|give (?:it|the answer))\s+to\s+(?:\d+|one|two|three)\s+"
                        r"(?:d\.?\s?p\.?|decimal places?|s\.?\s?f\.?|sig(?:nificant)?\.?\s+fig(?:ure)?s?)\s*\)?\.?", re.I)

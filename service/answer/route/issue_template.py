@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from .logs import without_versions
+
 _HEADING_WORDS = (r"environment|system info(?:rmation)?|describe the (?:question|bug|problem|issue)|question|"
                   r"expected (?:behaviou?r|result)|actual (?:behaviou?r|result)|steps to reproduce|reproduction|"
                   r"additional (?:context|info(?:rmation)?)|launch args|logs?|config(?:uration)?|setup|motivation|"
@@ -22,13 +24,8 @@ _HEADING = re.compile(rf"^[ \t]*(?:#{{2,6}}[ \t]+(?P<h1>[A-Za-z][^\n\d]{{0,60}}?
                       re.I | re.M)
 _CHECKBOX = re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\][^\n]*$", re.M)
 _ASIDE_SECTIONS = re.compile(r"expected|actual|additional|logs?$", re.I)  # what the reader expected or adds
-_VERSIONS = re.compile(
-    r"\b(?:vllm|sglang|cuda|rocm|pytorch|torch|nccl(?:-tests)?|rccl|jax|jaxlib|transformers|transformerengine|"
-    r"transformer engine|deepspeed|megatron(?:-lm|-core)?|megablocks|ollama|tgi|text-generation-inference|"
-    r"tensorrt(?:-llm)?|trt-llm|triton|jetstream|open ?mpi|ubuntu|driver|firmware|python|nemo|xformers|flash-attn|"
-    r"cudnn|llama\.cpp|neuron sdk|synapseai)\s+v?\d+(?:\.\d+)+(?:[-.]?(?:rc|post|dev|a|b)\d*)?\b"
-    r"|(?<![\w.])v?\d+\.\d+\.\d+(?:[-.]?(?:rc|post|dev)\d*)?(?![\w.])"  # any x.y.z: a version
-    r"|(?:\bcommit|@)\s*[0-9a-f]{7,40}\b|\b(?:issue|pr|tracking in)?\s*#\d+\b", re.I)
+# a commit or an issue number: "@ 2c3a6b1", "commit 3f9e5a1", "#4471" (versions are read out by logs.py)
+_REFERENCES = re.compile(r"(?:\bcommit|@)\s*[0-9a-f]{7,40}\b|\b(?:issue|pr|tracking in)?\s*#\d+\b", re.I)
 
 
 def as_issue_question(text: str) -> str:
@@ -37,7 +34,7 @@ def as_issue_question(text: str) -> str:
         return text
     sections = _sections(text)
     kept = [body for heading, body in sections if not (heading and _ASIDE_SECTIONS.search(heading))]
-    return _VERSIONS.sub(" ", _CHECKBOX.sub("", "\n".join(kept))).strip()
+    return without_versions(_REFERENCES.sub(" ", _CHECKBOX.sub("", "\n".join(kept)))).strip()
 
 
 def _sections(text: str) -> list[tuple[str, str]]:

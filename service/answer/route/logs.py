@@ -16,11 +16,16 @@ _MESSAGE_WORDS = (r"error|exception|exhausted|out of memory|\boom\b|tried to all
                   r"killed|throughput:|blocks:|usage:|utilization\s*=|errno|failed|abort|preempt|is full|retract")
 _QUOTED = re.compile(rf"'[^']*?(?:{_MESSAGE_WORDS})[^']*'|\"[^\"]*?(?:{_MESSAGE_WORDS})[^\"]*\"|"
                      rf"`[^`]*?(?:{_MESSAGE_WORDS})[^`]*`", re.IGNORECASE)
-_SOFTWARE = (r"driver|nccl|rccl|rocm|cuda|cudnn|vllm|sglang|torch|pytorch|python|transformers|tensorrt(?:-llm)?|"
-             r"trt(?:-llm)?|deepspeed|megatron(?:-lm)?|jax|jaxlib|xla|ubuntu|kernel|llama\.cpp|ollama|build|runtime")
+_SOFTWARE = (r"driver|nccl(?:-tests)?|rccl|rocm|cuda|cudnn|vllm|sglang|torch|pytorch|python|transformers|"
+             r"transformerengine|tensorrt(?:-llm)?|trt(?:-llm)?|deepspeed|megatron(?:-lm|-core)?|megablocks|jax|jaxlib|"
+             r"xla|ubuntu|kernel|llama\.cpp|ollama|tgi|text-generation-inference|jetstream|open ?mpi|firmware|nemo|"
+             r"xformers|flash-attn|synapseai|build|runtime")
+_VERSIONS = [(re.compile(pattern, re.IGNORECASE), kept) for pattern, kept in (
+    # versions and builds: "driver 560.35", "build b4521", "SGLang 0.5.0rc1"
+    (rf"\b({_SOFTWARE})([ -])v?b?\d+(?:\.\d+)*(?:[-.]?(?:rc|post|dev)\d*)?\b", r"\1"),
+    (r"\b\d+\.\d+\.\d+(?:\.\d+)?(?:[-.]?(?:rc|post|dev)\d*)?\b", ""),  # any three-part version ("560.35.03")
+)]
 _DROPPED = [(re.compile(pattern, re.IGNORECASE), kept) for pattern, kept in (
-    (rf"\b({_SOFTWARE})([ -])v?b?\d+(?:\.\d+)*\b", r"\1"),  # versions and builds: "driver 560.35", "build b4521"
-    (r"\b\d+\.\d+\.\d+(?:\.\d+)?\b", ""),  # any three-part version ("560.35.03")
     (r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b|\b\d{1,2}:\d{2}:\d{2}\b", ""),  # timestamps
     (r"\b(at|around) \d{1,2}:\d{2}\b", ""),
     # processes, ports, jobs, requests, exit codes, a rank's number (not rank 0: a root)
@@ -37,9 +42,16 @@ _DROPPED = [(re.compile(pattern, re.IGNORECASE), kept) for pattern, kept in (
 _PROGRAMS = re.compile(r"\btext[- ]generation[- ](?:webui|inference)\b", re.IGNORECASE)
 
 
+def without_versions(text: str) -> str:
+    """Software versions and builds taken out; the software's name stays ("driver 560.35.03" → "driver")."""
+    for pattern, kept in _VERSIONS:
+        text = pattern.sub(kept, text)
+    return text
+
+
 def without_log_figures(text: str) -> str:
     """The question with pasted log text and its figures taken out."""
-    text = _PROGRAMS.sub("the server", _QUOTED.sub(" ", text))
+    text = without_versions(_PROGRAMS.sub("the server", _QUOTED.sub(" ", text)))
     for pattern, kept in _DROPPED:
         text = pattern.sub(kept, text)
     return text

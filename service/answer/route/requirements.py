@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .tagger import tag
+from .background import kinds
 
 _QUESTION = re.compile(r"^\s*(?:question|q|ask)\s*:\s*(?P<asked>.+)$", re.I | re.M)
 _BULLET = re.compile(r"^\s*(?:(?:[-*•]|\d+[.)])\s+)?(?P<line>.*\S.*)$")  # (the chat reader may have taken the dash)
@@ -36,7 +36,8 @@ def as_required(text: str) -> tuple[str, list[str]]:
     for line in text[:question.start()].splitlines():
         bullet = _BULLET.match(line)
         kind = _constraint(bullet["line"]) if bullet else None
-        if kind is not None and not re.search(_CONSTRAINTS[kind][1], asked, re.I) and not _names_a_part(line):
+        # (a line that names the model or the part is setup, whatever else it says: "## Repro DeepSeek-V3 budget")
+        if kind is not None and not re.search(_CONSTRAINTS[kind][1], asked, re.I) and not kinds(line, names_only=True):
             notes.append(f"requirement “{bullet['line'].strip()}” not asked about: not used")
             continue
         kept.append(line)
@@ -46,7 +47,3 @@ def as_required(text: str) -> tuple[str, list[str]]:
 def _constraint(line: str) -> str | None:
     return next((kind for kind, (says, _) in _CONSTRAINTS.items() if re.search(says, line, re.I)), None)
 
-
-def _names_a_part(line: str) -> bool:
-    """"## Repro DeepSeek-V3 budget": a line that names the model or the part is setup, whatever else it says."""
-    return any(t.label in ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU") for t in tag(line).tags)

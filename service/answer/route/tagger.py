@@ -1472,9 +1472,7 @@ def _memory_variant(doc: Doc, t: Tag) -> Tag:
     name = doc[t.start:t.end].text
     typed = doc[t.start:k + 2].text
     if restated:  # after a comma only the part's own memory is part of its name
-        own = gpus().entries[t.key].memory_bytes
-        gigabytes = _value(doc[k]) or 0
-        if all(abs(gigabytes * scale - own) > 0.02 * own for scale in (1e9, 2**30)):
+        if not _is_own_memory(t.key, _value(doc[k]) or 0, tolerance=0.02):
             return t
         return Tag("GPU", t.key, t.start, k + 2, typed, note=t.note)
     spec = find_gpu(f"{name} {doc[k].text}gb")
@@ -1482,12 +1480,16 @@ def _memory_variant(doc: Doc, t: Tag) -> Tag:
         if "pcie" in name.lower() and not _is_pcie_card(spec.id):
             return Tag("UNKNOWN_GPU", "gpu", t.start, k + 2, typed)  # "a100-pcie-40gb": only the SXM has 40 GB here
     if spec is None:
-        own = gpus().entries[t.key].memory_bytes
-        gigabytes = _value(doc[k]) or 0
-        if all(abs(gigabytes * unit - own) > 0.1 * own for unit in (1e9, 2**30)):
+        if not _is_own_memory(t.key, _value(doc[k]) or 0, tolerance=0.1):
             return Tag("UNKNOWN_GPU", "gpu", t.start, k + 2, typed)  # "h100 96gb": a variant the registry lacks
         return Tag("GPU", t.key, t.start, k + 2, typed, note=t.note)  # "h200 sxm 141gb": its own memory, said
     return Tag("GPU", spec.id, t.start, k + 2, typed, note=_reading_note("GPU", typed, spec.id))
+
+
+def _is_own_memory(gpu_id: str, gigabytes: float, tolerance: float) -> bool:
+    """The part's own memory, said in GB or GiB (within `tolerance` of the registry's figure)."""
+    own = gpus().entries[gpu_id].memory_bytes
+    return any(abs(gigabytes * scale - own) <= tolerance * own for scale in (1e9, 2**30))
 
 
 def _family_typo(word: str) -> bool:
