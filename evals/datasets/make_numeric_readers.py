@@ -926,6 +926,70 @@ mxfp4 is 4 + 8/32 = 4.25 bits per value — why share one e8m0 scale over 32 val
 400 Gb/s NDR is only 5e10 B/s — why do NIC vendors keep quoting bits when everyone else uses bytes? | retrieval | units
 chinchilla's 20 tokens/param gives 1.4e12 tokens for 7.0e10 params — why do newer 7 billion param models train on 15 trillion? | retrieval | training,word_numbers
 with FSDP full shard on 64 gpus, why re-gather all 1.4e11 bytes of bf16 weights every forward instead of keeping them resident? | retrieval | training,units
+vllm says llama 3.1 70b is 141 gb in bf16 but nvidia-smi shows like 72gb used on each of my 2 h100s right after startup, why is it grabbing so much | retrieval | intent,units
+why does the site quote 141.1 GB and not 131 GiB for the 70b, does the GB vs GiB thing actually matter when planning | retrieval | units
+why dont activations show up in the 16 B per param number for training llama 3.1 8b, where do they go | retrieval | training,units
+whats the catch with putting qwen2.5 72b on a single mi300x with 192gb, is more hbm the whole story? | retrieval | non_nvidia,intent
+if mixtral 8x7b only runs 2 experts per token why do i still need memory for all ~47b params | retrieval | intent,quantity_of_model
+why does the page say deepseek-v3 needs a full eight gpu h200 node in practice when 5 of them hold the 671 gb | retrieval | word_numbers,intent
+why should i read the param count from config.json instead of trusting the "70b" in the name | retrieval | template,quantity_of_model
+does kv cache scale linearly or quadratically if i go from 8k to 128k ctx on llama 3.1 8b? | retrieval | intent,units
+"two ways to be off by eight" in kv sizing — is that kv heads vs query heads and bits vs bytes or something else | retrieval | word_numbers,ambiguous
+why does mistral 7b's cache stop growing past 4096 tokens, is that the sliding window | retrieval | intent
+in 2 x layers x kv_heads x head_dim x bytes, what is the 2 for? k and v? | retrieval | template,label_order
+why do kv reads start to outweigh weight reads for llama 3.1 8b once you have like 64 users at 32k ctx | retrieval | intent
+mqa with 1 kv head vs gqa with 8 — why didnt llama 3 just go all the way to 1 | retrieval | intent,alias
+does an fp8 kv cache on mixtral 8x22b change the attention math or just how the cache is stored | retrieval | units,intent
+how do the sparse indexers in deepseek v3.2 decide which of the 128k tokens to attend to | retrieval | intent
+whats the point of setting --max-model-len 32768 for a 70b when most of our prompts are ~2k | retrieval | intent
+why does batch 1 decode on an h100 only hit 0.34% of peak flops, where does all the rest go | retrieval | intent,units
+what actually sets decode speed for qwen2.5 72b on 2 h200s — the flops or the hbm bandwidth? | retrieval | intent
+why does speculative decoding stop paying off at large batch on 8 h200s serving a 405b | retrieval | intent
+eagle vs medusa vs a seperate 8b draft model for llama 3.1 405b, whats the diffrence | retrieval | typo,intent
+why scale llm replicas on queue depth and ttft instead of 90% gpu utilization like normal services | retrieval | intent
+what dominates the cold start when a new 70b replica spins up — image pull, weight load or cuda graph capture? | retrieval | intent
+why does a serving fleet at 70% utilisation already feel full, is it queueing | retrieval | intent,units
+why does an unstated fp8 kv cache make a vendor's 70b benchmark on 4 h100s look better than it is | retrieval | intent
+multi-lora: how does one 8b base serve a hundred tenants on an l40s without loading 100 copies | retrieval | alias,word_numbers
+why does the quiet hour cost 5x the busy hour per million tokens, isnt the gpu the same price | retrieval | intent
+groq needs hundreds of chips for a 70b, so why do sram machines like groq and cerebras still win on latency | retrieval | non_nvidia
+what does dp attention mean in sglang for deepseek v3 on 8 h200s, how is it differnt from tp 8 | retrieval | typo,topology
+why does sending the same 4000 token system prompt to random replicas wreck the prefix cache hit rate | retrieval | intent,units
+why does a b200's higher ridge point make small batch decode look even more memory bound than on an h100 | retrieval | intent
+flashattention takes attention from 62 to 2,048 flop/byte — what is it doing differently, not the math just the idea | retrieval | units,intent
+why are layernorm and embedding lookups ~1 and ~0 flop/byte, is there basically no math in them | retrieval | units
+in nsight how do i tell whether a 4096x4096 fp16 gemm is memory bound or compute bound | retrieval | intent
+what does the roofline model leave out for an 8b at batch 1 on an a100 80gb | retrieval | alias,ambiguous
+why does tiling a matmul in shared memory get ~64 flop/b on the h100, intuition pls | retrieval | units,typo
+why do u need so many resident warps per sm to hide hbm latency on an h100, whats the mechanism | retrieval | typo,intent
+why is my 16 h100 allreduce across 2 nodes so much slower than the 8 gpu one inside a node, same 1 GB buffer | retrieval | topology,collective_new
+ring vs tree in nccl for tiny 1 MB messages on 512 ranks, why does tree win there | retrieval | collective_new
+in the alpha-beta model what makes a 4 KB allreduce latency dominated and a 1 GB one bandwidth dominated | retrieval | collective_new,units
+why is the all-to-all for deepseek v3 expert parallel so sensitive to per-message latency at decode batch sizes | retrieval | collective_new
+deepep vs plain nccl all-to-all for ep=64, which would you pick and why | retrieval | collective_new,topology
+nccl-tests on 2 nodes gives busbw 40% under what the article's model predicts — what are the usual suspects | retrieval | collective_new,units
+infiniband xdr vs spectrum-x for a 10k gpu build, what actually decides it | retrieval | topology
+the page says ib vs rocev2 at 400g is an "operations decision", what does that mean | retrieval | topology,units
+how does an nvl72 rack change the order of preference for serving a 405b across more than 8 gpus | retrieval | topology,alias
+on a 1,024 h100 fabric is it better to pay for non-blocking or oversubscribe and bet on job placement? | retrieval | topology
+tp on nvlink is 0.52 ms vs 4.7 ms across the fabric in that example — is that gap bandwidth or latency or both | retrieval | topology,units
+first thing to check when an all reduce on 256 gpus is way slower than nccl-tests said it would be | retrieval | collective_new,intent
+deepseek v3 ships fp8 with one scale per 128x128 weight block, why blocks instead of one scale for the whole tensor | retrieval | units,intent
+why does full activation recompute turn 6N into 8N flops per token, where does the extra 2N come from | retrieval | training
+what does 6ND get wrong for a moe like deepseek v3 with 37b active out of 671b | retrieval | training,quantity_of_model
+in the 70b on 64 h100s worked example why not just run plain zero-3 across all sixty four gpus | retrieval | training,word_numbers
+why does going from 4 to 16 pipeline stages make the bubble worse unless you also add micro-batches | retrieval | training
+on a sixteen thousand gpu run how does elastic training keep going when one node dies mid step | retrieval | training,word_numbers
+goodput vs mfu on a 16,384 h100 run — why aren't they the same thing | retrieval | training
+how do you find the one slow gpu out of 4,096 thats making every nccl collective hang | retrieval | training,collective_new
+rl post-training on a 70b, why does rollout generation eat most of the step and how do ppl split rollout vs trainer gpus | retrieval | training,typo
+why does a synchronous checkpoint of a 405b on 2,048 gpus stall every rank, and how does shard-stage-drain fix it | retrieval | training
+async checkpoint every 10 min on 2048 gpus — when is it actually safe, whats this drain window | retrieval | training,units
+parallel filesystem vs s3-style object store for a 15T token dataset, which tier gets which job | retrieval | training,units
+why is text pretraining data loading latency bound not bandwidth bound even at 1024 a100s | retrieval | training
+awq int4 vs fp8 for llama 3.1 70b on h100s, which should we serve and why | retrieval | intent,alias
+why does accumulation stay in fp32, what's the bf16 sum that stops at 256 | retrieval | units
+does gpt-oss-120b's mxfp4 run natively on an h100 or only on blackwell parts like the b200 | retrieval | alias,units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -943,7 +1007,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 # new batch never moves an existing id (the dev/test split is kept by id). (calculated, unknown) per batch, in
 # the order the entries were appended to reader_numeric_questions.yaml:
 # batches 1-6 were written in different sizes; every batch since (7-63) holds 60 calculated and 8 unknown names
-BLIND_BATCHES = 110  # batches of (60, 8): a new one adds 1 here
+BLIND_BATCHES = 114  # batches of (60, 8): a new one adds 1 here
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES
 
 
