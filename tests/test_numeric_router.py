@@ -1449,6 +1449,31 @@ def test_typed_on_a_phone(question, calculator, expected):
 
 
 @pytest.mark.parametrize("question, calculator, expected", [
+    # autocorrect puts dictionary words for names and terms: each is read back where its context says so
+    ("Queen 2.5 7b in cp8, 12 users at 16k contact, ks cache total?", "kv_cache",
+     {"model": "qwen2.5-7b", "context": 16384, "batch": 12}),
+    ("Lava 3.1 70b fop8 on 4 aH200 with tp 4, bath size 8 at 8k contact, cp8 kb cache — tokens per sec each?",
+     "decode", {"model": "llama-3.1-70b", "precision": "fp8", "kv_precision": "fp8", "gpu": "h200", "gpus": 4,
+                "batch": 8}),
+    ("Mix tral 8x7b on two H2OO, how many gigs of weights in bf 16", "memory",
+     {"model": "mixtral-8x7b", "precision": "bf16"}),
+    ("Reduce scattered 2 gigs over 8 MI 300 x on infinity fabric, time?", "collective",
+     {"op": "reduce_scatter", "gpu": "mi300x", "ranks": 8}),
+    ("Were doing a full fine tune of lama 3 8b, mixed precision adamw, Zero 2 over 16 gpus, model states per gpu?",
+     "memory", {"model": "llama-3-8b", "zero_stage": 2, "gpus": 16}),
+])
+def test_autocorrected_words_are_read_back(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_size_before_kb_cache_stays_a_size():
+    from service.answer.route.phone import as_keyed
+    assert as_keyed("512 kb cache per core") == "512 kb cache per core"
+    assert as_keyed("deep seek r1 ks cache") == "deepseek r1 kv cache"
+    assert as_keyed("a 100 GB buffer") == "a 100 GB buffer"
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
     # a reader who corrects themselves: the corrected value is computed on, never the one taken back
     ("does llama 3.1 8b fit on one h200 in fp8? sorry, 70b not 8b — how much is left", "memory",
      {"model": "llama-3.1-70b", "gpu": "h200"}),
