@@ -1466,6 +1466,24 @@ def test_autocorrected_words_are_read_back(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
 
+@pytest.mark.parametrize("question, calculator, expected", [
+    # "for context:" sets up what the ask lacks (no context length); "context: <history>" after an ask is told
+    ("attainable tflops for my kernel? for context: h100 sxm, bf16, arithmetic intensity 80 FLOP/byte", "roofline",
+     {"gpu": "h100-sxm", "intensity": 80}),
+    ("how long on tpus? llama 3.1 8b. 2T tokens. 512 tpu v5p chips. bf16. 40% mfu", "training",
+     {"gpu": "tpu-v5p", "gpus": 512}),  # "tpus" is the family the message names, not an unknown part
+    ("send/recv time? 512 MiB. between 2 gpus. pcie gen 5", "collective", {"size": 512 * 2**20}),
+    ("total kv across all users? llama 3.1 8b, 24 users, 8k each", "kv_cache", {"batch": 24, "context": 8192}),
+])
+def test_setup_after_the_ask(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_part_at_a_sentences_end_keeps_its_letter():
+    routed = route_numeric("ridge point? oh and it's the mi300a. bf16")
+    assert isinstance(routed, UnknownGpu) and routed.name == "mi300a"
+
+
 def test_a_size_before_kb_cache_stays_a_size():
     from service.answer.route.phone import as_keyed
     assert as_keyed("512 kb cache per core") == "512 kb cache per core"
@@ -1488,6 +1506,16 @@ def test_a_size_before_kb_cache_stays_a_size():
     ("training flops for llama 3.1 8b on 15T tokens — I wrote 15T but it's 2T", "training",
      {"tokens": 2 * 10**12}),
     ("per-token kv for llama 3.1 70b… no wait, the 8b. fp8 cache", "kv_cache", {"model": "llama-3.1-8b"}),
+    # the ask first, the setup after: a bare figure corrects the figure just before it
+    ("model states per gpu? llama 3.1 8b. zero-3. 64 gpus — no wait, 16. bf16 mixed precision adam", "memory",
+     {"gpus": 16, "zero_stage": 3}),
+    ("training flops? llama 3.1 70b. 2T tokens — whoops, 15T", "training", {"tokens": 15 * 10**12,
+                                                                          "model": "llama-3.1-70b"}),
+    ("flat ring all-reduce of 1 GB? 8 nodes x 8 h100 — no, 4 nodes. ndr between", "collective", {"nodes": 4}),
+    ("headroom per card? llama 3.1 70b, bf16, 2x h200. edit: we got 4 h200s, not 2", "memory", {"gpus": 4}),
+    ("total kv? mistral 7b, 8 users at 4k. ps i said 8 but it's really 12 users", "kv_cache", {"batch": 12}),
+    ("attainable flop/s? h100, fp8, intensity 200 flop/B — actually 400 after fusing", "roofline",
+     {"intensity": 400}),
 ])
 def test_a_reader_who_corrects_themselves(question, calculator, expected):
     _assert_routed(question, calculator, expected)

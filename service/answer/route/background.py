@@ -121,8 +121,10 @@ def without_background(question: str) -> str:
         text = _without_told_paragraphs(text)
     text = _without_dashed_asides(_PREAMBLE.sub("", without_versions(text)))
     label = _LABEL.search(text)
-    if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told
-        text = text[:label.start()]
+    if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told,
+        told_after = text[label.end():]  # unless it sets up what the ask lacks ("for context: a100 40gb, bf16, …")
+        sets_up = not tells(told_after) and not kinds(told_after) <= kinds(text[:label.start()])
+        text = text[:label.start()] + (" " + told_after if sets_up else "")
     pieces = [p for part in _ASIDE.split(text) for p in ([part] if _ASIDE.fullmatch(part) else _SENTENCE_END.split(part))]
     told = [p for p in pieces if p.strip() and ((not _ASKS.search(p) and tells(p))
                                                 or ("?" not in p and _SET_ASIDE.search(p)))]

@@ -22,11 +22,11 @@ _NEW = r"(?P<new>(?:[^;.!?\n—)]|\.(?=\d))+?)"
 _OLD = r"(?:,?\s+(?:not|instead of|rather than)\s+(?:the\s+)?(?P<old>(?:[^,;.!?\n—)]|\.(?=\d))+?))?"
 _CORRECTIONS = [re.compile(pattern, re.I | re.M) for pattern in (
     r"\bs/(?P<old>[^/\n]+)/(?P<new>[^/\n]*)/",  # sed
-    rf"\bI (?:wrote|typed|said) (?P<old>[^,;\n]+?) but (?:it'?s|it is|I meant|meant) {_NEW}{_END}",
+    rf"\bI (?:wrote|typed|said) (?P<old>[^,;\n]+?) but (?:it'?s|it is|I meant|meant) (?:really |actually )?{_NEW}{_END}",
     rf"\bnvm (?:the )?(?P<old>[^,;\n]+?) part,?\s*(?:it'?s|use|it should be) {_NEW}{_END}",
     # a marker, then the new words, then perhaps what they replace
-    r"(?:\b(?:sorry|oops|typo|correction|edit(?!\w)|scratch that|i mean|i meant|call it|correcting[^:\n]*)|\bno,?\s+wait|"
-    r"(?:(?<=[—–-]\s)|(?<=—)|(?<=[,.?!]\s)|^)(?:wait|actually))"
+    r"(?:\b(?:sorry|w?hoops|typo|correction|edit(?!\w)|scratch that|i mean|i meant|call it|correcting[^:\n]*)|\bno,?\s+wait|"
+    r"(?:(?<=[—–-]\s)|(?<=—)|(?<=[,.?!]\s)|^)(?:wait|actually)|(?:(?<=[—–-]\s)|(?<=—))no(?=,))"
     rf"\s*[:,!—–-]?\s*(?:i mean(?:t)?|make (?:that|it)|use|it'?s|it should be|should be)?\s*(?:the\s+)?{_NEW}{_OLD}{_END}",
     r"^\s*\*(?P<new>[^\s*][^\n*]*)$",  # Slack's correction: "*64k" on a line of its own
     # a figure said again as it is meant: "double the usual 4k context (so 8k)", "(i.e. 16 gpus)"
@@ -86,11 +86,21 @@ def _applied(match: re.Match, text: str) -> str | None:
         replacement = _number_of(new) if _is_number(old) and _number_of(new) else new
         fixed = _replace_last(rest, old, replacement, before=match.start())
         return fixed if fixed is not None else _put_back(match, text, new)
+    leading = re.match(r"(\d[\d.,]*(?:[kKmMbBtT]\b)?)(?![\w.])", new)
+    bare = (leading and len(new_values) == 1 and (new_values[0].label == "NUMBER" or new_values[0].key == "size_name")
+            and not match.group(0).lstrip().startswith("("))  # "(so 2.2T)" says a figure again, it corrects none
+    if bare and _figure_just_before(rest, match.start()):  # "1T tokens — whoops, 10T"
+        return _replace_nearest_figure(rest, leading.group(1), before=match.start())
     fixed = text
     for value in new_values:  # each value the correction names replaces the last one of its kind before it
         step = _replace_same_kind(fixed, value, new, before=match.start())
         if step is not None:
             fixed = step
+    # "intensity 500 flop/B at 4k — actually 1200 after we fused": the clause's last figure
+    if fixed == text and bare:
+        nearest = _replace_nearest_figure(rest, leading.group(1), before=match.start())
+        if nearest is not None:
+            return nearest
     shift = len(fixed) - len(text)
     # the new words stay where the correction stood ("batch 8 with 2k ctx each" may add what was not said before)
     return f"{fixed[:match.start() + shift]} {new} {fixed[match.end() + shift:]}"
@@ -111,7 +121,7 @@ def _replace_same_kind(text: str, value: Tag, new_words: str, before: int) -> st
     earlier = [t for t in tag(head).tags if _same_kind(t, value)]
     if value.label == "NUMBER":  # "batch 8": the figure its label word names
         label = re.search(rf"(\w+)\s*[=:]?\s*{re.escape(value.text)}\b", new_words)
-        if label is None:
+        if label is None:  # "64 gpus — no wait, 32": a bare figure is for the figure just before it (below)
             return None
         found = list(re.finditer(rf"\b{re.escape(label.group(1))}\s*[=:]?\s*(\d[\d.,]*\w*)", head, re.I))
         if not found:
@@ -139,13 +149,29 @@ def _same_kind(earlier: Tag, value: Tag) -> bool:
     return earlier.label == value.label
 
 
+def _figure_just_before(text: str, before: int) -> bool:
+    """A figure, perhaps with its unit, then only a dash or a comma before the correction: "64 gpus — "."""
+    return bool(re.search(r"(?<![\w.])\d[\d.,]*(?:\s*[kKmMbBtT])?(?:\s+[\w/]+)?\s*[—–,-]?\s*$", text[:before]))
+
+
+def _replace_nearest_figure(text: str, new: str, before: int) -> str | None:
+    """The last figure in the clause before the correction made `new` ("1T tokens — whoops, 10T")."""
+    clause = re.split(r"[.;?!\n]\s", text[:before])[-1]
+    found = list(re.finditer(r"(?<![\w.])\d[\d.,]*(?:\s*[kKmMbBtT])?(?![\w.])", clause))
+    if not found:
+        return None
+    start = before - len(clause) + found[-1].start()
+    return text[:start] + new + text[start + len(found[-1].group()):]
+
+
 def _kind_of(key: str) -> str:
     return "tokens" if key.startswith("tokens") else key
 
 
 def _replace_last(text: str, old: str, new: str, before: int | None = None) -> str | None:
     """`text` with the last whole-word `old` (before `before`) made `new`, or None when it has none."""
-    found = [m for m in re.finditer(rf"(?<![\w.]){re.escape(old)}(?=(?:s|'s)?(?!\w))", text, re.I)
+    multiplier = "|x" if _is_number(old) else ""  # "4x h200" is 4 of them
+    found = [m for m in re.finditer(rf"(?<![\w.]){re.escape(old)}(?=(?:s|'s{multiplier})?(?!\w))", text, re.I)
              if before is None or m.start() < before]
     if not found:
         return None
@@ -158,5 +184,6 @@ def _is_number(text: str) -> bool:
 
 
 def _number_of(text: str) -> str:
-    number = re.match(r"\s*(\d[\d.,]*\s*[kKmMbBtT]?)\b", text)
-    return number.group(1) if number else ""
+    """The one figure of the new words ("we actually got 8 h200s" → "8"), or "" when they hold none or several."""
+    numbers = re.findall(r"(?<![\w.])(\d[\d.,]*\s*[kKmMbBtT]?)\b", text)
+    return numbers[0].strip() if len(numbers) == 1 else ""

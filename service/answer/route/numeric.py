@@ -460,7 +460,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
     if (r.has("tokens_per_s", "decode", "latency", "throughput", "how_fast", "speed", "compute_time", "memory_time")
-            or (r.has("aggregate") and not r.has("memory"))):  # ("total memory summed over the 8 gpus")
+            or (r.has("aggregate") and not r.has("memory") and not _kv_summed(r))):  # ("total memory summed over
+        # the 8 gpus")
         return "decode"
     # "the KV cache required to hold one sequence", "sixteen users each hold 65,536 tokens": with no card to
     # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
@@ -969,6 +970,13 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None) 
     if isinstance(routed, NumericRequest) and said:  # what was rewritten is said, as read
         routed.assumed = said + routed.assumed
     return routed
+
+
+def _kv_summed(r: Reading) -> bool:
+    """"total kv across all users": the cache summed over the users; "across all users" scopes it, no rate."""
+    scopes = ("across all users", "across users", "all users", "summed", "combined", "overall")
+    return (r.has("kv") and all(c.text.lower() in scopes for c in r.of("CUE", "aggregate"))
+            and not r.has("tokens_per_s", "throughput"))
 
 
 def _after_a_transcript(conversation: list[tuple[str, str]], previous: NumericRequest | None,

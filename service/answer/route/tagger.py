@@ -818,6 +818,7 @@ def _typed_form(question: str) -> str:
     text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
     text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
+    text = _FOR_CONTEXT.sub(" ", text)  # "for context: a100 40gb, …" gives no context length
     text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
     text = _FEW_OF.sub(r"\1 ", text)  # "a couple of chats", "a pair of nodes": the count, next to its noun
     text = _TOKEN_PREFIX.sub(_tokens_written_out, text)  # "100 kilotokens", "a 1-megatoken context", "2 Mtok"
@@ -837,8 +838,11 @@ def _tokens_written_out(m: re.Match) -> str:
     return f"{float(m.group(1)) * scale:.0f} tokens"
 
 
-# a rate's unit at a sentence's end ("tok/s.", "GB/s."), which the tokenizer would read as one abbreviation
-_UNIT_THEN_STOP = re.compile(r"(/[A-Za-z]{1,4})\.(?=\s|$)")
+# a rate's unit, a unit or a name with a letter after its number at a sentence's end ("tok/s.", "256 MiB.",
+# "the mi300a."), which the tokenizer would read as one abbreviation ("MiB.", "a.")
+_UNIT_THEN_STOP = re.compile(r"(/[A-Za-z]{1,4}|\b[KMGTP]i?B|\b[A-Za-z]*\d+[A-Za-z]{1,3})\.(?=\s|$)")
+
+_FOR_CONTEXT = re.compile(r"\b(?:for|some|more|a bit of)\s+(?:some\s+)?context\s*[:—–-]", re.I)
 
 # "<the card's spec> … i have 4 of these": the part the reader pasted or named, that many times
 _OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)", re.I)
@@ -881,8 +885,17 @@ def tag(question: str) -> Reading:
     tags = [t for t in tags if not (t.label == "CUE" and any(a <= t.start and t.end <= b for a, b in inside))]
     money = {t.end for t in tags if t.label == "CUE" and t.text == "$"}
     tags += [f for f in figures if f.start not in money]  # "$40k/month" is money, never a token count or size
+    tags = _without_generic_families(tags)
     tags.sort(key=lambda t: (t.start, -t.end))
     return Reading(question, [t.norm_ for t in doc], with_parts_added(doc, tags))
+
+
+def _without_generic_families(tags: list[Tag]) -> list[Tag]:
+    """"how long on tpus? … 4,096 tpu v5p chips": a family said bare ("tpus", "gaudis") is the part the message
+    names of that family, no unknown part (said bare with none named, it stays unknown: no silent default)."""
+    named = {re.match(r"[a-z]*", t.key).group() for t in tags if t.label == "GPU"}  # "tpu", "trainium", "gaudi"
+    return [t for t in tags if not (t.label == "UNKNOWN_GPU" and not re.search(r"\d", t.text)
+                                    and t.text.lower().rstrip("s") in named)]
 
 
 def _phrase_tags(doc: Doc, matcher, kinds: dict) -> list[Tag]:
