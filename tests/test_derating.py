@@ -81,3 +81,21 @@ def test_what_is_no_derating_is_left_alone(text):
 def test_an_efficiency_set_aside_changes_nothing(question, calculator, expected):
     routed = assert_routed(question, calculator, expected)
     assert "efficiency" not in routed.inputs
+
+
+@pytest.mark.parametrize(("question", "efficiency", "gpu"), [
+    # a measured bandwidth beside the peak it is a share of: the share is the efficiency, the part is kept
+    ("we get 2.68 TB/s out of the h100 sxm's 3.35 TB/s in practice. llama 3.1 8b bf16, batch 1 — tok/s?", 0.8,
+     "h100-sxm"),
+    ("h20 peak HBM is 4.0 TB/s and our kernels hit 16 Tbit/s of it. llama 3.1 8b bf16 on one h20, batch 1 — tok/s?",
+     0.5, "h20"),  # 16 Tbit/s is 2 TB/s: bits are said in bytes
+])
+def test_a_measured_bandwidth_of_the_peak_is_an_efficiency(question, efficiency, gpu):
+    routed = assert_routed(question, "decode", {"gpu": gpu})
+    assert routed.inputs["efficiency"] == pytest.approx(efficiency, rel=1e-3)
+    assert any("of the peak bandwidth" in note for note in routed.assumed)
+
+
+def test_a_measured_bandwidth_in_a_collective_is_left_to_the_collective():
+    text = "all-reduce 1 GB over 8 ranks, we get 40 GB/s of the 50 GB/s link — time?"
+    assert as_efficiency(text)[0] == text

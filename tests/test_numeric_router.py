@@ -1479,6 +1479,17 @@ def test_setup_after_the_ask(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
 
+@pytest.mark.parametrize("question, calculator, expected", [
+    # bits: an intensity per bit is per byte × 8, a size in Gbit is an eighth of the bytes
+    ("12.5 FLOP per bit of DRAM traffic on an l40s in fp8 — attainable FLOP/s?", "roofline", {"intensity": 100.0}),
+    ("a100 80gb kernel doing 2 FLOPs for every 16 bits it moves, attainable bf16 FLOP/s?", "roofline",
+     {"intensity": 1.0}),
+    ("all-gather a 16 Gbit buffer across 8 ranks at 50 GB/s per rank — how long?", "collective", {"size": 2 * 10**9}),
+])
+def test_bits_are_said_in_bytes(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
 def test_a_part_at_a_sentences_end_keeps_its_letter():
     routed = route_numeric("ridge point? oh and it's the mi300a. bf16")
     assert isinstance(routed, UnknownGpu) and routed.name == "mi300a"

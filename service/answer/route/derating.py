@@ -49,11 +49,48 @@ _COLLECTIVE = re.compile(r"\b(?:all[\s_-]?reduce|all[\s_-]?gather|reduce[\s_-]?s
 _BANDWIDTH = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[GT]b/s|[GT]B/s|[GT]bps|[GT]Bps)\b")
 
 
+# a measured bandwidth beside the peak it is a share of: "2.68 TB/s out of the h100's 3.35 TB/s", "peak HBM is 4.0
+# TB/s and our kernels hit 19.2 Tbit/s of it"
+_RATE = r"\d+(?:\.\d+)?\s*(?:[GT]i?B/s|[GT]b/s|[GT]bit/s|[GT]bps)"
+_MEASURED = [re.compile(pattern, re.I) for pattern in (
+    rf"(?P<got>{_RATE})\s+(?:out\s+)?of\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,4}}?)(?P<peak>{_RATE})",
+    rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,60}}?)\b(?:hit|hits|get|gets|see|sees|reach|reaches|achieve|achieves|"
+    rf"measure|measures|sustain|sustains)\s+(?P<got>{_RATE})\s+of\s+it\b",
+)]
+_RATE_UNITS = {"gb/s": 1e9, "tb/s": 1e12, "gib/s": 2**30, "tib/s": 2**40, "gbit/s": 1e9 / 8, "tbit/s": 1e12 / 8,
+               "gbps": 1e9 / 8, "tbps": 1e12 / 8}
+
+
+def _bytes_per_second(rate: str) -> float:
+    number, unit = re.match(r"(\d+(?:\.\d+)?)\s*(\S+)", rate).groups()
+    if unit in ("Gb/s", "Tb/s", "gb/s", "tb/s") and unit[1] == "b":  # "200 Gb/s": bits
+        return float(number) * (1e9 if unit[0] in "Gg" else 1e12) / 8
+    return float(number) * _RATE_UNITS[unit.lower()]
+
+
+def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
+    """"2.68 TB/s out of the h100's 3.35 TB/s" → "at 0.8 of peak bandwidth" (not for a collective: its bandwidth
+    is the one it runs at)."""
+    if _COLLECTIVE.search(text):
+        return None
+    kept = _bytes_per_second(m.group("got")) / _bytes_per_second(m.group("peak"))
+    if not 0 < kept <= 1:
+        return None
+    between, whose = m.groupdict().get("between") or "", m.groupdict().get("whose") or ""
+    whose = re.sub(r"(?:'s|’s|\bits|\bthe)\s*$|^\s*(?:its|the)\s+", "", whose.strip()).strip()  # "the h100 sxm's"
+    said = f"{between} at {kept:.4g} of peak bandwidth" + (f" on the {whose}" if whose else "")
+    return (text[:m.start()] + said + text[m.end():],
+            f"“{m.group('got')}” of “{m.group('peak')}” read as {kept:.1%} of the peak bandwidth".replace(".0%", "%"))
+
+
 def as_efficiency(question: str) -> tuple[str, list[str]]:
     """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
     if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu", question, re.I):
         return question, []
     notes: list[str] = []
+    for pattern in _MEASURED:
+        question, said = each_match_rewritten(pattern, question, _measured_share)
+        notes += said
     for pattern in _LOSS:
         question, said = each_match_rewritten(pattern, question, lambda m, text: _said(m, text, 1 - _share(m)))
         notes += said

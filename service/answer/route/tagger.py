@@ -448,6 +448,8 @@ _BYTE_UNITS = {
     "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB", "gig": "GB", "gigs": "GB", "gigabyte": "GB",
     "gigabytes": "GB", "megabyte": "MB", "megabytes": "MB", "terabyte": "TB", "terabytes": "TB",
     "kilobyte": "kB", "kilobytes": "kB", "meg": "MB", "megs": "MB",
+    # a size in bits ("a 16 Gbit buffer"); "800 gigabit" is a NIC's speed (a bandwidth)
+    "kbit": "kbit", "mbit": "Mbit", "gbit": "Gbit", "tbit": "Tbit",
 }
 BYTE_WORDS = frozenset(_BYTE_UNITS) - {"b"}  # "b" is also a billion
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9,
@@ -811,6 +813,8 @@ def _typed_form(question: str) -> str:
     text = as_digits(text)  # figures in words the number reader does not take: "zero point three", "two-fifty-six"
     text = spelled_out(text)  # terse shorthand
     text = as_read(text)  # pasted spec-sheet lines
+    text = _FLOPS_PER_BIT.sub(_per_byte, text)  # "12.5 FLOP per bit", "2 FLOPs for every 16 bits"
+    text = _MEMORY_TRAFFIC.sub(r"\1 reads", text)  # "DRAM traffic" is memory reads, not traffic to a service
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     text = _MODULE_CALL.sub(" ", text)  # "dist.all_reduce(buf)": the collective, not "dist.all" and a reduce
@@ -843,6 +847,22 @@ def _tokens_written_out(m: re.Match) -> str:
 _UNIT_THEN_STOP = re.compile(r"(/[A-Za-z]{1,4}|\b[KMGTP]i?B|\b[A-Za-z]*\d+[A-Za-z]{1,3})\.(?=\s|$)")
 
 _FOR_CONTEXT = re.compile(r"\b(?:for|some|more|a bit of)\s+(?:some\s+)?context\s*[:—–-]", re.I)
+
+# an arithmetic intensity per bit, or per so many bytes: said per byte, as the roofline takes it
+_FLOPS_PER_BIT = re.compile(r"(?P<flops>\d+(?:\.\d+)?)\s*FLOPs?\s+(?:per|for\s+every|for\s+each|/)\s*"
+                            r"(?:(?P<n>\d+)\s*)?(?P<unit>bits?\b|bytes?\b)", re.I)
+
+
+_MEMORY_TRAFFIC = re.compile(r"\b(dram|hbm|memory|gmem|vram)\s+traffic\b", re.I)
+
+
+def _per_byte(m: re.Match) -> str:
+    bits = m.group("unit").lower().startswith("bit")
+    if not bits and not m.group("n"):
+        return m.group(0)  # "60 FLOP per byte": as the tagger reads it
+    per_byte = float(m.group("flops")) / (float(m.group("n") or 1) / (8 if bits else 1))
+    return f"{per_byte:.6g} FLOP/byte"
+
 
 # "<the card's spec> … i have 4 of these": the part the reader pasted or named, that many times
 _OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)", re.I)
