@@ -46,6 +46,7 @@ from .run_names import as_fields_said
 from .metrics_pasted import as_metrics_said
 from .corrections import corrected
 from .inline_corrections import as_corrected_inline
+from .negations import without_negated
 from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
@@ -960,7 +961,8 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None) 
     question, picked = as_one_value(question)  # (before corrections: "call it 96" picks a figure, it corrects none)
     question, inline = as_corrected_inline(question)  # "~~fp16~~ fp8", "tp 4 -> tp 8", "2 (no, 4) h100s"
     question, corrections = corrected(question)
-    said += picked + inline + corrections
+    question, negated = without_negated(question)  # "not in fp8, plain bf16", "forget the h100 from the article"
+    said += picked + inline + corrections + negated
     question = without_background(question)
     for reading in (_without_restated_architecture, as_decode_rate, as_efficiency, as_one_option, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_named, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
