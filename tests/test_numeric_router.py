@@ -343,6 +343,9 @@ def test_non_nvidia_parts_use_their_own_scale_up_link(question, gpu, link):
     "how many layers does llama 3.1 70b have",
     "was llama 3.1 405b trained on 16k H100s",
     "what does 900 GB/s of NVLink mean per direction",
+    # what a figure depends on, not the figure
+    "what actually sets decode speed for mistral 7b on one l40s — the flops or the memory bandwidth?",
+    "what makes a 16 KB all-reduce latency bound and an 8 GB one bandwidth bound",
 ])
 def test_conceptual_questions_full_of_numbers_do_not_route(question):
     assert route_numeric(question) is None

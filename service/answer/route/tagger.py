@@ -326,7 +326,10 @@ CUES: dict[str, tuple[str, ...]] = {
     "question_mark": ("?",),
     "per": ("per",),
     # what makes a question conceptual (it goes to retrieval unless it also asks for a number)
-    "why": ("why", "how come", "reason"),
+    "why": ("why", "how come", "reason",
+            # what a figure depends on, not the figure: "what actually sets decode speed … — flops or bandwidth?"
+            "what sets", "what actually sets", "what determines", "what actually determines", "what limits",
+            "what actually limits", "what bounds", "what governs", "what dominates", "what decides", "what makes"),
     "how_does": ("how does", "how do", "how did", "how is", "how are", "how can", "how would", "how should",
                  "how to", "how do i", "how does one", "in what way"),
     "explain": ("explain", "describe", "walk me through", "intuition", "tell me about", "what happens"),
