@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from routing import assert_routed as _assert_routed  # the check the reading tests share
 
 from calculators import calculate
 from service.answer.route.numeric import NumericRequest, UnknownGpu, UnknownModel, UnknownPrecision, route_numeric
@@ -839,13 +840,6 @@ def test_readings_from_the_twenty_first_and_twenty_second_batches(question, calc
 
 def test_history_is_still_history_when_nothing_is_being_checked():
     assert route_numeric("what did llama 3 use for its kv cache?") is None
-
-
-def _assert_routed(question: str, calculator: str, expected: dict) -> None:
-    """The question goes to `calculator` with the expected inputs (None: an input it must not have)."""
-    routed = _route(question)
-    assert routed.calculator == calculator
-    assert {k: routed.inputs.get(k) for k in expected} == expected
 
 
 @pytest.mark.parametrize("question", ["how many gigs is llama 3.1 70b in bf16",
