@@ -286,8 +286,16 @@ def closest_gpus(name: str, k: int = 3) -> list[str]:
 
 def find_gpu_fuzzy(name: str) -> GpuSpec | None:
     """A misspelt GPU name resolved when exactly one entry matches ('mi300' -> MI300X); never a different number,
-    nor another part one letter away ('mi250')."""
-    return None if name_key(name) in _OTHER_PARTS else gpus().fuzzy(name)
+    nor another part one letter away ('mi250'), nor another letter before a number ('dgx b100' is no DGX H100)."""
+    spec = None if name_key(name) in _OTHER_PARTS else gpus().fuzzy(name)
+    if spec is None or not any(_part_codes(s) == _part_codes(name) for s in (spec.id, spec.name, *spec.aliases)):
+        return None
+    return spec
+
+
+def _part_codes(name: str) -> list[str]:
+    """The letter written right before each number of a part's name: 'dgx h100' -> ['h'], 'mi300x' -> ['i']."""
+    return re.findall(r"([a-z])[\s-]?\d", name.lower())
 
 
 def find_link(name: str) -> LinkSpec | None:

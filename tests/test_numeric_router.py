@@ -467,6 +467,33 @@ def test_slang_fit_questions_and_a_card_number_opening_the_question():
     assert routed.inputs["gpu"] == "rtx-5090" and routed.inputs["context"] == 32768
 
 
+@pytest.mark.parametrize("question, name", [
+    # a size or a version after a model's name that is not the registry's is another model
+    ("ollama run deepseek-r1:14b on my 4090, int4 — tok/s?", "deepseek r1 14b"),
+    ("deepseek r1 8b kv per token in bf16?", "deepseek r1 8b"),
+    ("mistral 7b v0.2 (the 32k one): kv cache for a 32k sequence in bf16?", "mistral 7b v0.2"),
+    # a model distilled into another is neither
+    ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B in bf16 on 4 h100s — weights per gpu?", "DeepSeek R1 Distill Llama 70B"),
+])
+def test_another_size_version_or_distill_of_a_model_is_unknown(question, name):
+    routed = route_numeric(question)
+    assert isinstance(routed, UnknownModel) and routed.name == name
+
+
+def test_a_models_own_size_after_its_name_is_the_model():
+    assert _route("ollama run llama3.1:70b on 2 h100s in fp8, tok/s?").inputs["model"] == "llama-3.1-70b"
+    assert _route("deepseek v3 37b active, decode on 8 h200 in fp8, tok/s?").inputs["model"] == "deepseek-v3"
+    assert _route("mistral 7b v0.1 kv cache at 8k in bf16?").inputs["model"] == "mistral-7b"
+
+
+@pytest.mark.parametrize("question", [
+    "llama 3.1 8b int4 on my rtx 4090 laptop gpu, batch 1 — tok/s?",  # a laptop part is not the desktop card
+    "ridge point of a dgx b100 in bf16?",  # one letter from "dgx h100", but another part
+])
+def test_laptop_parts_and_other_letters_are_unknown_gpus(question):
+    assert isinstance(route_numeric(question), UnknownGpu)
+
+
 def test_systems_and_phones_are_never_the_default_h100():
     assert isinstance(route_numeric("can a dgx spark hold llama 3.1 70b in fp8"), UnknownGpu)
     assert _route("8 gpus in a dgx h100, all-reduce 1 GB").inputs["gpu"] == "h100-sxm"

@@ -422,7 +422,8 @@ _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "ge
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla", "hygon", "cambricon", "etched", "furiosa",
               "rebellions", "d-matrix", "dmatrix", "corsair")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
-UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770")
+UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770",
+                 *(f"{chip} {tier}" for chip in ("m1", "m2", "m3", "m4") for tier in ("pro", "max", "ultra")))  # Apple
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
@@ -908,9 +909,20 @@ def tag(question: str) -> Reading:
     tags = [t for t in tags if not (t.label == "CUE" and any(a <= t.start and t.end <= b for a, b in inside))]
     money = {t.end for t in tags if t.label == "CUE" and t.text == "$"}
     tags += [f for f in figures if f.start not in money]  # "$40k/month" is money, never a token count or size
-    tags = _without_generic_families(tags)
+    tags = _without_generic_families(_distills(doc, tags))
     tags.sort(key=lambda t: (t.start, -t.end))
     return Reading(question, [t.norm_ for t in doc], with_parts_added(doc, tags))
+
+
+def _distills(doc: Doc, tags: list[Tag]) -> list[Tag]:
+    """"DeepSeek-R1-Distill-Llama-70B": a model distilled into another is neither of them — a model the registry
+    lacks (read as typed, R1 itself was computed)."""
+    models = [t for t in tags if t.label in ("MODEL", "UNKNOWN_MODEL")]
+    for first, second in zip(models, models[1:]):
+        if second.start - first.end == 1 and doc[first.end].lower_ in ("distill", "distilled"):
+            merged = Tag("UNKNOWN_MODEL", "model", first.start, second.end, doc[first.start:second.end].text)
+            return _distills(doc, [merged if t is first else t for t in tags if t is not second])
+    return tags
 
 
 def _without_generic_families(tags: list[Tag]) -> list[Tag]:
@@ -1456,11 +1468,34 @@ def _variant(doc: Doc, t: Tag) -> Tag:
     t = _glued_variant(doc, t)
     for _ in range(2):
         t = _form_factor_variant(doc, _memory_variant(doc, t))
+    return _model_variant(doc, t)
+
+
+def _model_variant(doc: Doc, t: Tag) -> Tag:
+    """A size or a version written right after a model's name that is not the registry's: "deepseek-r1:14b" (an
+    ollama tag), "deepseek r1 14b" (a distill), "mistral 7b v0.2" (the 32k-context release) are other models the
+    registry lacks, not DeepSeek-R1 or Mistral 7B v0.1. Its own size, total or active, is the model itself."""
+    if t.label != "MODEL":
+        return t
+    k = t.end + (1 if t.end < len(doc) and doc[t.end].text == ":" else 0)
+    if k + 1 < len(doc) and doc[k].like_num and doc[k].text[:1].isdigit() and not doc[k].whitespace_ \
+            and doc[k + 1].lower_ == "b" and (k + 2 >= len(doc) or doc[k + 2].lower_ not in _TOKEN_WORDS):
+        size, params = float(doc[k].text) * 1e9, find_model(t.key).params
+        if not any(abs(size - p) <= 0.2 * p for p in (params.total, params.active)):
+            return Tag("UNKNOWN_MODEL", "model", t.start, k + 2, doc[t.start:k + 2].text)
+    own = re.search(r"\(v(\d+(?:\.\d+)?)\)", find_model(t.key).name)  # "Mistral 7B (v0.1)"
+    typed = re.fullmatch(r"v(\d+(?:\.\d+)?)", "".join(w.lower_ for w in doc[t.end:t.end + 2]))
+    if own and typed is None and t.end < len(doc):
+        typed = re.fullmatch(r"v(\d+(?:\.\d+)?)", doc[t.end].lower_)
+    if own and typed and typed.group(1) != own.group(1):
+        end = t.end + (1 if doc[t.end].lower_ != "v" else 2)
+        return Tag("UNKNOWN_MODEL", "model", t.start, end, doc[t.start:end].text)
     return t
 
 
 _FORM_FACTORS = {"pcie", "sxm", "sxm4", "sxm5", "sxm6", "nvl", "oam"}
-_UNKNOWN_VARIANTS = {"cnx"}  # a variant of a known part that the registry does not hold (the H100 CNX converged card)
+# variants of a known part that the registry does not hold: the H100 CNX converged card, laptop and mobile GPUs
+_UNKNOWN_VARIANTS = {"cnx", "laptop", "mobile", "notebook"}
 _FORM_FACTOR = re.compile(r"[-\s]*\b(?:sxm\d?|pcie|nvl|oam)\b", re.IGNORECASE)  # "A100-SXM4" → "A100"
 
 
