@@ -11,8 +11,9 @@ progress bars, tracebacks and the prompts themselves are dropped. A question wit
 from __future__ import annotations
 
 import ast
-import math
 import re
+
+from .labelled_values import label_words, said_pair, said_value
 
 _SESSION = re.compile(r"^\s*(?:>>>|In \[\d*\]:|Out\[\d*\]:)", re.M)
 _INPUT = re.compile(r"^\s*(?:>>>|In \[\d*\]:)\s?(.*)$")
@@ -23,18 +24,10 @@ _NOISE = re.compile(r"^\s*(?:Traceback \(most recent call last\):|File \".*\", l
 _KEY_VALUE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)=(\'[^\']*\'|\"[^\"]*\"|\d{1,3}(?:,\d{3})+(?!\d)|[^\s,)]+)")
 _CALL_WRAPPER = re.compile(r"\b[A-Za-z_]\w*\(|[(),\s]+")  # what a repr's "Cluster(…)" leaves once its fields are said
 _ROW_ASKED = re.compile(r"\brow\s*['\"]?(\w+)['\"]?", re.I)
-# a label whose last word is a count's noun or a unit is said after its value ("n_gpus 4" → "4 gpus")
-_NOUNS_AFTER = {"gpus", "chips", "cards", "devices", "accelerators", "nodes", "users", "seqs", "sequences",
-                "requests", "ranks", "days", "hours", "weeks", "tokens", "params", "parameters", "bytes"}
-_LABELS = {"conc": "concurrency", "world": "world size", "n params": "parameters", "num params": "parameters",
-           "numel": "parameters", "nbytes": "buffer bytes", "size bytes": "buffer bytes", "dev": "device",
-           "tokens per s": "tokens per second"}
-_COUNTING = {"n", "num", "number", "total", "target", "train", "training"}  # "n_gpus 4" → "4 gpus"
 _CHINCHILLA = {"n": "parameters", "d": "tokens"}  # 6·N·D's letters
 _SAYS_6ND = re.compile(r"6\s*\*?\s*N\s*\*?\s*D|\b6ND\b|six_?nd", re.I)
 _COLLECTIVE_CALL = re.compile(r"\b(?:all ?reduce|all ?gather|reduce ?scatter|all to all|alltoall|b(?:road)?cast)", re.I)
 _BUILTINS = {"sum", "len", "int", "float", "round", "print", "max", "min"}
-_NO_LABEL = re.compile(r"(?:^| )(?:name|kind|get device name|device name)$")  # the value is a name: it says itself
 
 
 def as_values_named(text: str) -> str:
@@ -119,10 +112,10 @@ def _said_expression(node: ast.expr, chinchilla: bool) -> str:
         # a collective's bare number is its buffer: "allreduce_time(4e9, topo)"; "6 * 10**9" is worked out later
         unit = " bytes" if _COLLECTIVE_CALL.search(name) else ""
         words.append(name)
-        words += [_value(ast.literal_eval(a)) + unit for a in call.args if _is_literal(a) and _is_number(a)]
-        words += [_value(ast.literal_eval(a)) for a in call.args if _is_literal(a) and not _is_number(a)]
-        words += [_value(v) + unit for a in call.args if isinstance(a, ast.BinOp) and (v := _worked_out(a)) is not None]
-        words += [_pair(_words(k.arg), ast.literal_eval(k.value), chinchilla) for k in call.keywords
+        words += [said_value(ast.literal_eval(a)) + unit for a in call.args if _is_literal(a) and _is_number(a)]
+        words += [said_value(ast.literal_eval(a)) for a in call.args if _is_literal(a) and not _is_number(a)]
+        words += [said_value(v) + unit for a in call.args if isinstance(a, ast.BinOp) and (v := _worked_out(a)) is not None]
+        words += [_pair(label_words(k.arg), ast.literal_eval(k.value), chinchilla) for k in call.keywords
                   if k.arg and _is_literal(k.value)]
     return ", ".join(w for w in words if w)
 
@@ -136,7 +129,7 @@ def _said_output(output: list[str], text: str, chinchilla: bool) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, tuple | list):
-        return ", ".join(_value(v) for v in value if _value(v))
+        return ", ".join(said_value(v) for v in value if said_value(v))
     table = _table_row(lines, text)
     if table:
         return _pairs(table, chinchilla)
@@ -180,50 +173,27 @@ def _table_row(lines: list[str], text: str) -> dict | None:
 
 
 def _pairs(items: dict, chinchilla: bool) -> str:
-    return ", ".join(p for p in (_pair(_words(str(k)), v, chinchilla) for k, v in items.items()) if p)
+    return ", ".join(p for p in (_pair(label_words(str(k)), v, chinchilla) for k, v in items.items()) if p)
 
 
 def _pair(label: str, value, chinchilla: bool) -> str:
-    """"<label> <value>", or "<value> <noun>" for a count or a unit; nothing for a value that holds none."""
-    said = _value(value)
-    if not said:
-        return ""
-    if chinchilla and label in _CHINCHILLA:  # N may hold the model's name
-        label = "model" if label == "n" and isinstance(value, str) else _CHINCHILLA[label]
-    label = _LABELS.get(label, label)
     if isinstance(value, dict):
         return _pairs(value, chinchilla)
-    if isinstance(value, str) and not re.search(r"\d", value) and _NO_LABEL.search(label):
-        return said
-    if _NO_LABEL.search(label):
-        return said
-    *first, last = label.split() or [""]
-    if last in _NOUNS_AFTER and re.fullmatch(r"[\d.e+]+[kKMBT]?", said):  # "deadline_days" → "deadline 60 days"
-        first = [w for w in first if w not in _COUNTING]
-        return " ".join(first + [said, last])
-    return f"{label} {said}".strip()
-
-
-def _value(value) -> str:
-    if value is None or isinstance(value, bool) or isinstance(value, float) and math.isnan(value):
-        return ""
-    if isinstance(value, str):
-        return "" if value.strip().lower() in ("nan", "none", "") else value
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    if chinchilla and label in _CHINCHILLA:  # N may hold the model's name
+        label = "model" if label == "n" and isinstance(value, str) else _CHINCHILLA[label]
+    return said_pair(label, value)
 
 
 def _label(node: ast.expr) -> str:
     """The words an expression names its value with: "cfg.train_tokens" → "train tokens",
     'ds_cfg["zero_optimization"]["stage"]' → "zero optimization stage", "torch.cuda.device_count()" → "device count"."""
     if isinstance(node, ast.Name):
-        return _words(node.id)
+        return label_words(node.id)
     if isinstance(node, ast.Attribute):
-        return _words(node.attr)
+        return label_words(node.attr)
     if isinstance(node, ast.Subscript):
         keys = [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-        return _words(" ".join(reversed(keys))) if keys else _label(node.value)
+        return label_words(" ".join(reversed(keys))) if keys else _label(node.value)
     if isinstance(node, ast.Call):  # "sum(p.numel() for p in model.parameters())": what the builtin sums
         if _is_builtin(node) and node.args:
             inner = [n for n in ast.walk(node.args[0]) if isinstance(n, ast.Call)]
@@ -257,11 +227,6 @@ def _is_number(node: ast.expr) -> bool:
 
 def _is_builtin(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Name) and call.func.id in _BUILTINS
-
-
-def _words(name: str) -> str:
-    """"gpus_per_node" → "gpus per node", "DecodeEstimate" → "decode estimate"."""
-    return re.sub(r"[_\s]+", " ", re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", name)).strip().lower()
 
 
 def _without_comment(code: str) -> tuple[str, str]:

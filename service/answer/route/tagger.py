@@ -819,6 +819,8 @@ def _typed_form(question: str) -> str:
     text = as_read(text)  # pasted spec-sheet lines
     text = _FLOPS_PER_BIT.sub(_per_byte, text)  # "12.5 FLOP per bit", "2 FLOPs for every 16 bits"
     text = _MEMORY_TRAFFIC.sub(r"\1 reads", text)  # "DRAM traffic" is memory reads, not traffic to a service
+    text = _RUN_OUT_TO.sub("grow to", text)  # "if all 12 seqs run out to 131072 tokens": no "will it run"
+    text = _CAPPED_COUNT.sub("", text)  # "we cap it at 24 slots": a count, no roofline's cap
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     text = _MODULE_CALL.sub(" ", text)  # "dist.all_reduce(buf)": the collective, not "dist.all" and a reduce
@@ -857,6 +859,9 @@ _FLOPS_PER_BIT = re.compile(r"(?P<flops>\d+(?:\.\d+)?)\s*FLOPs?\s+(?:per|for\s+e
                             r"(?:(?P<n>\d+)\s*)?(?P<unit>bits?\b|bytes?\b)", re.I)
 
 
+_RUN_OUT_TO = re.compile(r"\bruns?\s+out\s+to\b", re.I)
+_CAPPED_COUNT = re.compile(r"\bcaps?\s+(?:it|them|us|that)\s+at\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:concurrent|concurent|slots?|"
+                           r"users?|seqs?|sequences?|requests?|chats?|streams?)\b)", re.I)
 _MEMORY_TRAFFIC = re.compile(r"\b(dram|hbm|memory|gmem|vram)\s+traffic\b", re.I)
 
 
@@ -909,9 +914,25 @@ def tag(question: str) -> Reading:
     tags = [t for t in tags if not (t.label == "CUE" and any(a <= t.start and t.end <= b for a, b in inside))]
     money = {t.end for t in tags if t.label == "CUE" and t.text == "$"}
     tags += [f for f in figures if f.start not in money]  # "$40k/month" is money, never a token count or size
-    tags = _without_generic_families(_distills(doc, tags))
+    tags = _without_generic_families(_distills(doc, _memory_first_variants(doc, tags)))
     tags.sort(key=lambda t: (t.start, -t.end))
     return Reading(question, [t.norm_ for t in doc], with_parts_added(doc, tags))
+
+
+def _memory_first_variants(doc: Doc, tags: list[Tag]) -> list[Tag]:
+    """"those 40 GB A100s", "an 80GB H100": a memory written just before a part names its variant, when the
+    registry holds that variant (otherwise the figure stays what it was: "40 GB of H100 memory")."""
+    out, ordered = list(tags), sorted(tags, key=lambda t: (t.start, -t.end))
+    for size, part in zip(ordered, ordered[1:]):
+        if not (size.label == "QUANTITY" and size.key == "bytes" and part.label == "GPU" and part.start == size.end):
+            continue
+        number = re.match(r"\d+", size.text)
+        spec = find_gpu(f"{doc[part.start:part.end].text} {number.group()}gb") if number else None
+        if spec is not None:
+            typed = doc[size.start:part.end].text
+            out = [t for t in out if t is not size and t is not part]
+            out.append(Tag("GPU", spec.id, size.start, part.end, typed, note=_reading_note("GPU", typed, spec.id)))
+    return out
 
 
 def _distills(doc: Doc, tags: list[Tag]) -> list[Tag]:
