@@ -1514,6 +1514,13 @@ def test_bits_are_said_in_bytes(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
 
+def test_a_broadcasts_source_is_no_count_and_each_extra_token_is_an_amount():
+    assert _route("my manager asks how long it takes to broadcast 1 GB from one chip to all 8 tpu v5p chips over "
+                  "ICI").inputs["ranks"] == 8
+    assert _route("for gpt-oss-20b with a bf16 cache, what does each extra token add to the kv cache once it's past "
+                  "the sliding window?").calculator == "kv_cache"
+
+
 def test_a_part_at_a_sentences_end_keeps_its_letter():
     routed = route_numeric("ridge point? oh and it's the mi300a. bf16")
     assert isinstance(routed, UnknownGpu) and routed.name == "mi300a"
@@ -1551,6 +1558,9 @@ def test_a_size_before_kb_cache_stays_a_size():
     ("total kv? mistral 7b, 8 users at 4k. ps i said 8 but it's really 12 users", "kv_cache", {"batch": 12}),
     ("attainable flop/s? h100, fp8, intensity 200 flop/B — actually 400 after fusing", "roofline",
      {"intensity": 400}),
+    # a relayed correction
+    ("relaying from our PM: they first said 60 days but corrected it to 30, so use 30 days — how many h200s to "
+     "train a 7B model on 2T tokens, bf16, 40% mfu?", "training", {"deadline_days": 30}),
 ])
 def test_a_reader_who_corrects_themselves(question, calculator, expected):
     _assert_routed(question, calculator, expected)

@@ -25,7 +25,8 @@ _CORRECTIONS = [re.compile(pattern, re.I | re.M) for pattern in (
     rf"\bI (?:wrote|typed|said) (?P<old>[^,;\n]+?) but (?:it'?s|it is|I meant|meant) (?:really |actually )?{_NEW}{_END}",
     rf"\bnvm (?:the )?(?P<old>[^,;\n]+?) part,?\s*(?:it'?s|use|it should be) {_NEW}{_END}",
     # a marker, then the new words, then perhaps what they replace
-    r"(?:\b(?:sorry|w?hoops|typo|correction|edit(?!\w)|scratch that|i mean|i meant|call it|correcting[^:\n]*)|\bno,?\s+wait|"
+    r"(?:\b(?:sorry|w?hoops|typo|correction|edit(?!\w)|scratch that|i mean|i meant|call it|correcting[^:\n]*|"
+    r"corrected (?:it |that |this )?to)|\bno,?\s+wait|"
     r"(?:(?<=[—–-]\s)|(?<=—)|(?<=[,.?!]\s)|^)(?:wait|actually)|(?:(?<=[—–-]\s)|(?<=—))no(?=,))"
     rf"\s*[:,!—–-]?\s*(?:i mean(?:t)?|make (?:that|it)|use|it'?s|it should be|should be)?\s*(?:the\s+)?{_NEW}{_OLD}{_END}",
     r"^\s*\*(?P<new>[^\s*][^\n*]*)$",  # Slack's correction: "*64k" on a line of its own

@@ -175,7 +175,9 @@ def _clause_before(r: Reading, start: int, most: int) -> list[str]:
 def _adds_an_amount(r: Reading, what_does: Tag) -> bool:
     """"what does each token past the window add?", "what does one request reserve?": an amount, asked as a verb."""
     words = [w for w in r.words[what_does.end:] if w not in ("?", ".", "!")]
-    return bool(words) and words[-1] in ("add", "adds", "cost", "reserve", "take", "need", "use", "occupy", "weigh")
+    adds_to = any(w in ("add", "adds") and words[k + 1:k + 2] == ["to"] for k, w in enumerate(words))  # "… add to the kv"
+    return bool(words) and (adds_to or words[-1] in ("add", "adds", "cost", "reserve", "take", "need", "use", "occupy",
+                                                     "weigh"))
 
 
 _UNIT_WORDS = {"tok", "toks", "tokens", "ms", "seconds", "s", "gb", "gib", "mb", "tb", "bytes", "flops", "tflops"}

@@ -819,6 +819,7 @@ def _typed_form(question: str) -> str:
     text = as_read(text)  # pasted spec-sheet lines
     text = _FLOPS_PER_BIT.sub(_per_byte, text)  # "12.5 FLOP per bit", "2 FLOPs for every 16 bits"
     text = _MEMORY_TRAFFIC.sub(r"\1 reads", text)  # "DRAM traffic" is memory reads, not traffic to a service
+    text = _FROM_ONE_SOURCE.sub("", text)  # "broadcast 1.5 GB from one chip to all 8 chips": the source is no count
     text = _RUN_OUT_TO.sub("grow to", text)  # "if all 12 seqs run out to 131072 tokens": no "will it run"
     text = _CAPPED_COUNT.sub("", text)  # "we cap it at 24 slots": a count, no roofline's cap
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
@@ -859,6 +860,8 @@ _FLOPS_PER_BIT = re.compile(r"(?P<flops>\d+(?:\.\d+)?)\s*FLOPs?\s+(?:per|for\s+e
                             r"(?:(?P<n>\d+)\s*)?(?P<unit>bits?\b|bytes?\b)", re.I)
 
 
+_FROM_ONE_SOURCE = re.compile(r"\bfrom\s+(?:one|a single|a|1|rank 0's|rank 0|the root)\s*(?:gpu|chip|card|rank|device|"
+                              r"node|tpu|accelerator)?s?\s+(?=to\s+(?:all|every|each|the other|\d))", re.I)
 _RUN_OUT_TO = re.compile(r"\bruns?\s+out\s+to\b", re.I)
 _CAPPED_COUNT = re.compile(r"\bcaps?\s+(?:it|them|us|that)\s+at\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:concurrent|concurent|slots?|"
                            r"users?|seqs?|sequences?|requests?|chats?|streams?)\b)", re.I)
