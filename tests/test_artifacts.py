@@ -58,3 +58,11 @@ def test_a_pasted_question_gets_the_figures_it_states(question, calculator, expe
 ])
 def test_a_time_per_step_of_a_collective_is_its_per_step_latency(question, alpha):
     assert route_numeric(question).inputs.get("alpha_s") == alpha
+
+
+def test_a_posts_trailing_hashtags_and_karma_name_nothing():
+    from routing import assert_routed
+    assert_routed("gaudi 3 check 🔥 llama 3.1 8b bf16 on 2 gaudi 3s tp2, 8 users @ 2k ctx, bf16 kv → aggregate tok/s? "
+                  "#intel #habana [+5]", "decode", {"gpu": "gaudi-3", "gpus": 2, "batch": 8})
+    assert_routed("Q for the timeline: min number of H20s to hold deepseek r1 in fp8, weights only? #deepseek #h20",
+                  "memory", {"gpu": "h20", "model": "deepseek-r1", "primary": "min_gpus"})

@@ -2,7 +2,7 @@
 
 Questions arrive from Slack and chat tools as their clients send them: `&gt;` and `&amp;` escaped, mentions
 and channels wrapped (`<@U04ABCD12>`, `<#C0123|gpu-infra>`), links as `<https://…|label>`, emoji as
-`:thinking_face:`, mrkdwn emphasis (`*bold*`, `_italic_`), a struck-out word the writer took back
+`:thinking_face:`, a post's trailing hashtags and karma ("#vllm #h100 [+12]"), mrkdwn emphasis (`*bold*`, `_italic_`), a struck-out word the writer took back
 (`~mistral 7b~ *llama 3.1 8b*`), code in backticks and fences, bullets, ticket numbers ("OPS-7781"). None of
 that is a figure or a name,
 except the struck-out words, which are a figure or a name the reader no longer means. Lines that start
@@ -27,6 +27,8 @@ _REWRITES = [(re.compile(pattern, re.M), words) for pattern, words in (
     (r"^\s*```\w*\s*$|```", " "),  # a code fence
     (r"`([^`\n]*)`", r"\1"),  # inline code
     (r"^\s*(?:[-•◦▪*]|\d+[.)])\s+", ""),  # a bullet, a numbered line
+    # a post's trailing hashtags and karma ("… tok/s? #intel #habana [+5]"): labels of the post, no names of its setup
+    (r"(?:[ \t]+(?:#[A-Za-z][\w-]*|\[[+-]?\d+\]))+[ \t]*$", ""),
     # a ticket, an issue or a pull request: "(ticket OPS-7781)", "jira INFRA-220", "see #4521"
     (r"\b(?:tickets?|issues?|jira|bugs?|incidents?|cases?|prs?|pull requests?)\s*:?\s*(?:#\s*|[A-Za-z]+-)\d+\b"
      r"|(?<![\w-])(?!(?:RTX|DGX|HGX|GPT|NVL|MIG)-)[A-Z]{3,}-\d{2,}\b|(?<![\w&])#\d{3,}\b", " "),
