@@ -604,9 +604,12 @@ _SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
     (r"(?<![\w.])t\s*=\s*(?=\d)", "tp "), (r"(?<![\w.])p\s*=\s*(?=\d)", "pp "),
     (r"(?<![\w.])N_d\s*=\s*(?=\d)", "dp "),
     (r"(?<![\w.])D\s*=\s*(\d(?:[\d.,e+]*\d)?)(?![\d.e+]|,\d)(?!\s*(?:tokens|T\b))", r"\1 tokens"),
+    (r"(?<![\w.])N\s*=\s*(\d+(?:\.\d+)?[eE](?:[6-9]|1\d))(?![\d.])", r"\1 parameters"),  # "N = 7e9": a model's size
     (r"(?<![\w.])N\s*=\s*(\d[\d,]*)(?=\s*[,;:)?]|\s*$)", r"\1 ranks"),
+    (r"(?<![\w.])n\s*=\s*(\d+)(?=\s*[,;:)?$]|\s*$)", r"\1 ranks"),  # "$n = 16$" in a collective's formula
     (r"(?<![\w.])[NSD]\s*=\s*(?=\d)", ""),  # "N = 2.8e11 params", "S = 64 MiB": the figure says what it is
     (r"(?<![\w.])α\s*=\s*(?=\d)", "alpha "), (r"(?<![\w.])β\s*=\s*(?=\d)", "bandwidth "),
+    (r"(?<![\w.])η\s*=\s*(?=\d)", "efficiency "),
     (r"(?<![\w.])I\s*=\s*(?=\d)", "intensity "), (r"(?<![\w.])MFU\s*=\s*(?=\d)", "MFU "),
     (r"(?<![\w.])M_w\b", "weights"), (r"(?<![\w.])t_step\b", "step time"),
 )]
