@@ -73,6 +73,7 @@ from .env_settings import as_settings_said
 from .issue_template import as_issue_question
 from .transcript import turns, without_answer
 from .long_message import is_long, read as read_long
+from .two_asks import calculation_half
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -955,7 +956,15 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
         routed = read_long(question, lambda window: _read(window, previous, computes))
         if routed is not None:
             return routed
-    return _read(question, previous, computes)
+    routed = _read(question, previous, computes)
+    if routed is None:  # "how big is X's kv at 32k? and is that a lot?": the calculation, explained
+        half = calculation_half(question, lambda s: isinstance(_read(s, previous, computes), NumericRequest))
+        routed = _read(half, previous, computes) if half else None
+        if isinstance(routed, NumericRequest):
+            routed.explain = True
+        elif not isinstance(routed, UnknownName):
+            routed = None
+    return routed
 
 
 def _read(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
