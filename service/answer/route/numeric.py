@@ -69,6 +69,7 @@ from .requirements import as_required
 from .artifacts import without_paste_artifacts
 from .printed_python import as_values_named
 from .latex import as_plain_math
+from .compact_specs import as_spelled_spec
 from .env_settings import as_settings_said
 from .issue_template import as_issue_question
 from .transcript import turns, without_answer
@@ -944,7 +945,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    for plain in (as_issue_question, as_plain_characters, as_plain_math, without_paste_artifacts, as_values_named,
+    for plain in (as_issue_question, as_plain_characters, as_plain_math, as_spelled_spec, without_paste_artifacts,
+                  as_values_named,
                   as_settings_said,
                   as_link_names, as_metrics_said, as_said,
                   as_fields_said, as_plain):  # what was pasted, in words
