@@ -1874,6 +1874,11 @@ def test_an_arrow_changes_a_figure():
      {"batch": 32, "context": 131072}),
     ("using this page's ring model: allreduce 256 MB on 64 ranks at 50 GB/s per rank, 5 us per step — does the "
      "latency push it over 15 ms?", "collective", {"size": 256_000_000, "ranks": 64, "alpha_s": 5e-06}),
+    # the bar as a clause of its own, and a figure set against the quantity
+    ("tpu v5p int8 ridge — more than 300 ops per byte?", "roofline", {"gpu": "tpu-v5p", "intensity": None}),
+    ("is 200 flop/b above the ridge of the h100 in bf16?", "roofline", {"gpu": "h100-sxm", "intensity": None}),
+    ("mistral 7b bf16 on an l40s, batch 1, no kv — at least 40 tok/s for the one user?", "decode",
+     {"gpu": "l40s", "batch": 1}),
 ])
 def test_yes_no_against_a_bar_is_computed(question, calculator, expected):
     _assert_routed(question, calculator, expected)

@@ -39,7 +39,8 @@ def without_claimed_results(question: str, r: Reading) -> Reading:
     """The reading without the results the reader claims, when the question asks to check them; and without the
     bar a yes/no question sets ("will 16 users at 32k stay under 100 GB of kv?": the KV cache decides it)."""
     if not _CHECKING.search(question):
-        against_a_bar = _AGAINST_A_BAR.search(question) and not _ASKS_A_FIGURE.search(question)
+        against_a_bar = ((_AGAINST_A_BAR.search(question) or _BARE_BAR.search(question))
+                         and not _ASKS_A_FIGURE.search(question))
         return _without_the_bar(r) if against_a_bar else r
     claimed = [t for t in r.tags if t.label in _FIGURES and _claimed(r, t)]
     gone = {id(t) for t in claimed}
@@ -67,6 +68,10 @@ _AGAINST_A_BAR = re.compile(r"(?:^|[,:;—.?]\s*|\s-\s)(?:will|can|could|does|do
                             r"\b(?:under|below|above|over|within|past|beyond|exceed\w*|clear|hit|reach|stay|"
                             r"do|get|fast enough|less than|more than|at least|at most|memory[- ]bound|"
                             r"compute[- ]bound)\b", re.I)
+# the bar as its own clause, with no verb: "… 128k with a bf16 cache — more than 250 GB of cache?", "tpu v5p int8
+# ridge — more than 300 ops per byte?"; and a figure set against the quantity: "is 200 flop/b above the ridge …?"
+_BARE_BAR = re.compile(r"(?:[,:;—?]\s*|\s-\s)(?:more than|less than|fewer than|at least|at most)"
+                       r"\s+(?:a\s+|an\s+)?\d[^,;:—?]*\?|(?:^|\bis\s+)\d[\d.,]*\s*[\w/%]*\s+(?:above|below|over|under)\s+the\b", re.I)
 _ASKS_A_FIGURE = re.compile(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", re.I)  # "how many … within 21 days"
 _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "exceed", "exceeds", "clear", "hit",
               "reach", "do", "get", "than", "least", "most", "the", "enough"}  # ("fast enough for 30 tokens/sec")
@@ -75,12 +80,15 @@ _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "ex
 def _without_the_bar(r: Reading) -> Reading:
     """The figures a yes/no question measures against (right after "under", "over", "within", "clear" …) are taken
     out, and the question asks for the figure that decides it; a question with no such figure is left as it is."""
-    bars = [t for t in r.tags if t.label in _FIGURES and _BAR_WORDS & set(r.words[max(t.start - 2, 0):t.start])
-            and t.key not in ("batch", "gpus", "nodes", "ranks")]
+    bars = [t for t in r.tags if t.label in _FIGURES and t.key not in ("batch", "gpus", "nodes", "ranks")
+            and (_BAR_WORDS & set(r.words[max(t.start - 2, 0):t.start])
+                 or r.words[t.start - 1:t.start] == ["is"] and r.words[t.end:t.end + 1] in (["above"], ["below"])
+                 and r.words[t.end + 1:t.end + 2] == ["the"])]  # "is 200 flop/b above the ridge"
     if not bars:  # "is a 64 flop/byte kernel still memory bound on a b200?": the roofline decides it
         return Reading(r.question, r.words, r.tags + [_checking(r)]) if r.has("memory_bound", "compute_bound") else r
-    gone = {id(t) for t in bars}
-    return Reading(r.question, r.words, [t for t in r.tags if id(t) not in gone] + [_checking(r)])
+    gone = {id(t) for t in bars}  # ("more than 250 GB": the comparison is the bar's, not one of two setups)
+    kept = [t for t in r.tags if id(t) not in gone and not (t.key == "outside" and "than" in t.text.lower())]
+    return Reading(r.question, r.words, kept + [_checking(r)])
 
 
 def without_observed_results(r: Reading) -> Reading:
