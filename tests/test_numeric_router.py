@@ -489,6 +489,7 @@ def test_a_models_own_size_after_its_name_is_the_model():
 @pytest.mark.parametrize("question", [
     "llama 3.1 8b int4 on my rtx 4090 laptop gpu, batch 1 — tok/s?",  # a laptop part is not the desktop card
     "ridge point of a dgx b100 in bf16?",  # one letter from "dgx h100", but another part
+    "llama 3.1 70b int4 on a mac studio M3 Ultra (512GB), batch 1 — tok/s?",  # the device names its chip
 ])
 def test_laptop_parts_and_other_letters_are_unknown_gpus(question):
     assert isinstance(route_numeric(question), UnknownGpu)

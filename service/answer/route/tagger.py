@@ -920,7 +920,7 @@ def tag(question: str) -> Reading:
     tags = [t for t in tags if not (t.label == "CUE" and any(a <= t.start and t.end <= b for a, b in inside))]
     money = {t.end for t in tags if t.label == "CUE" and t.text == "$"}
     tags += [f for f in figures if f.start not in money]  # "$40k/month" is money, never a token count or size
-    tags = _without_generic_families(_distills(doc, _memory_first_variants(doc, tags)))
+    tags = _without_devices_named_by_chip(_without_generic_families(_distills(doc, _memory_first_variants(doc, tags))))
     tags.sort(key=lambda t: (t.start, -t.end))
     return Reading(question, [t.norm_ for t in doc], with_parts_added(doc, tags))
 
@@ -950,6 +950,17 @@ def _distills(doc: Doc, tags: list[Tag]) -> list[Tag]:
             merged = Tag("UNKNOWN_MODEL", "model", first.start, second.end, doc[first.start:second.end].text)
             return _distills(doc, [merged if t is first else t for t in tags if t is not second])
     return tags
+
+
+_DEVICES = {"mac studio", "macbook", "mac mini", "laptop"}
+
+
+def _without_devices_named_by_chip(tags: list[Tag]) -> list[Tag]:
+    """"a mac studio M3 Ultra": the device names its chip, a part the registry lacks (an unknown GPU, said so), not a
+    question about phones and laptops the calculators leave out."""
+    chips = [t for t in tags if t.label == "UNKNOWN_GPU"]
+    return [t for t in tags if not (t.label == "CUE" and t.key == "outside" and t.text.lower() in _DEVICES
+                                    and any(abs(c.start - t.end) <= 2 or abs(t.start - c.end) <= 2 for c in chips))]
 
 
 def _without_generic_families(tags: list[Tag]) -> list[Tag]:
