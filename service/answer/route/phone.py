@@ -30,6 +30,12 @@ _AUTOCORRECTED = [(re.compile(pattern, re.I), words) for pattern, words in (
     # a part's zeros typed as the letter O ("H2OO", "V 1OO", "RTX 4O9O"), "H2O" for the H20, "aH100" for H100
     (r"\b(?<![\w-])a(?=[HB]\d{3}\b)", ""),
 )]
+_LOOKS_KV = re.compile(r"\bk[sbcg]\s+cache\b", re.I)
+_LETTER_NEXT_TO_DIGIT = re.compile(r"\d[oO]|[oO]\d|H2O")
+# the words those rewrites look for, as plain text: one quick scan for the usual question, which has none
+_ANY_AUTOCORRECTED = re.compile(r"\b(?:queen|lava|lama|mistrial|jemma|mix\s+tral|deep\s+seek|got[\s-]+oss|gaudy|cp\d|"
+                                r"fop|fp\s\d|bf\s16|int\s[48]|contacts?|bath|tokes|tera\s+flops|perimeters?|were|"
+                                r"reduced|gathered|scattered|broad\s+cast|a[HB]\d)", re.I)
 _KV_CACHE = re.compile(r"(?P<before>(?:^|\S+)\s*)\bk[sbcg]\s+cache\b", re.I)  # "ks cache", "fp8 kb cache"
 
 
@@ -64,9 +70,13 @@ _REWRITES = [(re.compile(pattern), words) for pattern, words in (
 
 def as_keyed(text: str) -> str:
     """The question as it would have been typed on a desk keyboard."""
-    for pattern, words in _AUTOCORRECTED:
-        text = pattern.sub(words, text)
-    text = _WATER.sub("H20", _LETTER_O.sub(_zeros, _KV_CACHE.sub(_kv_cache, text)))
+    if _ANY_AUTOCORRECTED.search(text):  # (one scan for the usual question, which has none)
+        for pattern, words in _AUTOCORRECTED:
+            text = pattern.sub(words, text)
+    if _LOOKS_KV.search(text):
+        text = _KV_CACHE.sub(_kv_cache, text)
+    if _LETTER_NEXT_TO_DIGIT.search(text):
+        text = _WATER.sub("H20", _LETTER_O.sub(_zeros, text))
     for pattern, words in _REWRITES:
         text = pattern.sub(words, text)
     return text

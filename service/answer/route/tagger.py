@@ -820,11 +820,12 @@ def _typed_form(question: str) -> str:
     text = as_digits(text)  # figures in words the number reader does not take: "zero point three", "two-fifty-six"
     text = spelled_out(text)  # terse shorthand
     text = as_read(text)  # pasted spec-sheet lines
-    text = _FLOPS_PER_BIT.sub(_per_byte, text)  # "12.5 FLOP per bit", "2 FLOPs for every 16 bits"
-    text = _MEMORY_TRAFFIC.sub(r"\1 reads", text)  # "DRAM traffic" is memory reads, not traffic to a service
-    text = _FROM_ONE_SOURCE.sub("", text)  # "broadcast 1.5 GB from one chip to all 8 chips": the source is no count
-    text = _RUN_OUT_TO.sub("grow to", text)  # "if all 12 seqs run out to 131072 tokens": no "will it run"
-    text = _CAPPED_COUNT.sub("", text)  # "we cap it at 24 slots": a count, no roofline's cap
+    if _RARE_PHRASES.search(text):  # (one scan for the usual question, which has none of these)
+        text = _FLOPS_PER_BIT.sub(_per_byte, text)  # "12.5 FLOP per bit", "2 FLOPs for every 16 bits"
+        text = _MEMORY_TRAFFIC.sub(r"\1 reads", text)  # "DRAM traffic" is memory reads, not traffic to a service
+        text = _FROM_ONE_SOURCE.sub("", text)  # "broadcast 1.5 GB from one chip to all 8": the source is no count
+        text = _RUN_OUT_TO.sub("grow to", text)  # "if all 12 seqs run out to 131072 tokens": no "will it run"
+        text = _CAPPED_COUNT.sub("", text)  # "we cap it at 24 slots": a count, no roofline's cap
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     text = _MODULE_CALL.sub(" ", text)  # "dist.all_reduce(buf)": the collective, not "dist.all" and a reduce
@@ -868,6 +869,7 @@ _FROM_ONE_SOURCE = re.compile(r"\bfrom\s+(?:one|a single|a|1|rank 0's|rank 0|the
 _RUN_OUT_TO = re.compile(r"\bruns?\s+out\s+to\b", re.I)
 _CAPPED_COUNT = re.compile(r"\bcaps?\s+(?:it|them|us|that)\s+at\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:concurrent|concurent|slots?|"
                            r"users?|seqs?|sequences?|requests?|chats?|streams?)\b)", re.I)
+_RARE_PHRASES = re.compile(r"\b(?:bits?|traffic|from|run|runs|cap|caps)\b", re.I)
 _MEMORY_TRAFFIC = re.compile(r"\b(dram|hbm|memory|gmem|vram)\s+traffic\b", re.I)
 
 
