@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .rewrite import each_match_rewritten
+from .tagger import tag
 
 _WORD_SHARES = {"a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25, "a fifth": 0.2,
                 "half": 0.5, "a half": 0.5, "two thirds": 2 / 3, "three quarters": 0.75, "a tenth": 0.1}
@@ -57,15 +58,12 @@ _MEASURED = [re.compile(pattern, re.I) for pattern in (
     rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,60}}?)\b(?:hit|hits|get|gets|see|sees|reach|reaches|achieve|achieves|"
     rf"measure|measures|sustain|sustains)\s+(?P<got>{_RATE})\s+of\s+it\b",
 )]
-_RATE_UNITS = {"gb/s": 1e9, "tb/s": 1e12, "gib/s": 2**30, "tib/s": 2**40, "gbit/s": 1e9 / 8, "tbit/s": 1e12 / 8,
-               "gbps": 1e9 / 8, "tbps": 1e12 / 8}
 
 
-def _bytes_per_second(rate: str) -> float:
-    number, unit = re.match(r"(\d+(?:\.\d+)?)\s*(\S+)", rate).groups()
-    if unit in ("Gb/s", "Tb/s", "gb/s", "tb/s") and unit[1] == "b":  # "200 Gb/s": bits
-        return float(number) * (1e9 if unit[0] in "Gg" else 1e12) / 8
-    return float(number) * _RATE_UNITS[unit.lower()]
+def _bytes_per_second(rate: str) -> float | None:
+    """The rate as the tagger reads it ("200 Gb/s" and "19.2 Tbit/s" are bits; lower-case "gb/s" is bytes, as
+    everywhere else in the question)."""
+    return next((t.value for t in tag(rate).tags if t.label == "QUANTITY" and t.value), None)
 
 
 def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
@@ -73,7 +71,8 @@ def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
     is the one it runs at)."""
     if _COLLECTIVE.search(text):
         return None
-    kept = _bytes_per_second(m.group("got")) / _bytes_per_second(m.group("peak"))
+    got, peak = _bytes_per_second(m.group("got")), _bytes_per_second(m.group("peak"))
+    kept = got / peak if got and peak else 0
     if not 0 < kept <= 1:
         return None
     between, whose = m.groupdict().get("between") or "", m.groupdict().get("whose") or ""

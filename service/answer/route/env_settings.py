@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .labelled_values import label_words, said_pair
-from .tagger import tag
+from .background import kinds
 
 # "MAX_MODEL_LEN=32768", "export TP=4", "  maxModelLen: 131072", "  targetMFU: 0.35", "    GPU_SKU: \"H100 NVL\""
 _SETTING = re.compile(r"^(?P<indent>[ \t]*)(?:export\s+|-\s+)?(?P<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}[0-9]*|"
@@ -43,12 +43,9 @@ def as_settings_said(text: str) -> str:
 def _said(m: re.Match) -> str:
     label = label_words(m.group("key"))
     value = m.group("value").strip().strip("\"'")
-    if not value or _OPERATIONS.search(label) and not _names_a_part(value):  # "MODEL_PATH=/models/llama-3.1-70b" stays
+    if not value or _OPERATIONS.search(label) and not kinds(value, names_only=True):  # "MODEL_PATH=/models/llama-3.1-70b" stays
         return ""
     said = said_pair(label, value)
     comment = m.group("comment") or ""
     return m.group("indent") + said + (f" {comment}" if comment else "") + ","
 
-
-def _names_a_part(value: str) -> bool:
-    return any(t.label in ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU") for t in tag(value).tags)

@@ -964,8 +964,6 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
         routed = _read(half, previous, computes) if half else None
         if isinstance(routed, NumericRequest):
             routed.explain = True
-        elif not isinstance(routed, UnknownName):
-            routed = None
     return routed
 
 

@@ -222,7 +222,8 @@ def _worked_out(node: ast.expr) -> float | None:
 
 
 def _is_number(node: ast.expr) -> bool:
-    return isinstance(ast.literal_eval(node), int | float) and not isinstance(ast.literal_eval(node), bool)
+    value = ast.literal_eval(node)
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _is_builtin(call: ast.Call) -> bool:

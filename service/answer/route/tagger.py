@@ -1517,13 +1517,14 @@ def _model_variant(doc: Doc, t: Tag) -> Tag:
     registry lacks, not DeepSeek-R1 or Mistral 7B v0.1. Its own size, total or active, is the model itself."""
     if t.label != "MODEL":
         return t
+    spec = find_model(t.key)
     k = t.end + (1 if t.end < len(doc) and doc[t.end].text == ":" else 0)
     if k + 1 < len(doc) and doc[k].like_num and doc[k].text[:1].isdigit() and not doc[k].whitespace_ \
             and doc[k + 1].lower_ == "b" and (k + 2 >= len(doc) or doc[k + 2].lower_ not in _TOKEN_WORDS):
-        size, params = float(doc[k].text) * 1e9, find_model(t.key).params
+        size, params = float(doc[k].text) * 1e9, spec.params
         if not any(abs(size - p) <= 0.2 * p for p in (params.total, params.active)):
             return Tag("UNKNOWN_MODEL", "model", t.start, k + 2, doc[t.start:k + 2].text)
-    own = re.search(r"\(v(\d+(?:\.\d+)?)\)", find_model(t.key).name)  # "Mistral 7B (v0.1)"
+    own = re.search(r"\(v(\d+(?:\.\d+)?)\)", spec.name)  # "Mistral 7B (v0.1)"
     typed = re.fullmatch(r"v(\d+(?:\.\d+)?)", "".join(w.lower_ for w in doc[t.end:t.end + 2]))
     if own and typed is None and t.end < len(doc):
         typed = re.fullmatch(r"v(\d+(?:\.\d+)?)", doc[t.end].lower_)
