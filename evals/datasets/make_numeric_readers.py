@@ -990,6 +990,70 @@ why is text pretraining data loading latency bound not bandwidth bound even at 1
 awq int4 vs fp8 for llama 3.1 70b on h100s, which should we serve and why | retrieval | intent,alias
 why does accumulation stay in fp32, what's the bf16 sum that stops at 256 | retrieval | units
 does gpt-oss-120b's mxfp4 run natively on an h100 or only on blackwell parts like the b200 | retrieval | alias,units
+how much memory does the footprint page set aside for the cuda context and nccl buffers on an h100, does it give a number or just call it overhead? | retrieval | intent,alias
+whats the 1.13 TB figure for llama 3.1 70b training on the memory page, does that include activations or only weights grads and adam states? | retrieval | training,units
+how much hbm does a b200 actually give you, 192 or 180 gb, and which one should a capacity plan use? | retrieval | units,alias
+whats in the six ways a footprint estimate goes wrong list? i keep undercounting for a 405b | retrieval | word_numbers,intent
+the multi tenant page says a rank 16 lora on llama 3.1 70b is about 414 mb instead of 141 gb, which matrices is that counting? | retrieval | training,quantity_of_model
+how many mig slices can an h100 80gb be cut into, and which profiles does the mig page list? | retrieval | alias,units
+roughly how much extra compute does full activation checkpointing cost, and why do ppl go selective on 70b sized layers instead? | retrieval | training,typo
+before i calculate memory for mixtral 8x22b on 8 h100s, does vllm shard the experts with tp by default or do i have to turn on expert parallel? | retrieval | topology,intent
+how many kv heads does llama 3.1 405b keep vs its 128 query heads, and why does the site call the kv head count the lever? | retrieval | quantity_of_model,intent
+how much more work is decoding without a kv cache at 4k tokens, big-o wise? is it quadratic per step vs linear with the cache | retrieval | units
+how much different is a generated token from a prompt token in the kv cache at 32k ctx, or are they stored exactly the same way? | retrieval | intent
+whats the config.json field that gives qwen2.5 72b its 8 kv heads, num_key_value_heads? and which other fields does the kv formula read | retrieval | template,label_order
+how many of the 128k positions does deepseek v3.2 actually attend to per query after the indexer, and does that shrink the cache or just the reads? | retrieval | quantity_of_model,intent
+the vllm paper says memory actually holding token states went from 20.4-38.2% to 96.3%, what does "holding token states" mean there | retrieval | units
+whats actually in a vllm block table for a 2,000 token prompt with 16 token blocks, just a list of physical block ids? | retrieval | intent
+how many ways can tp split llama 3.1 70b's kv heads before it has to replicate them, and what does replicating cost? | retrieval | topology
+how many tok/s of decode did the kimi k2 deployment on 128 h200s report in mooncake's repo, and was that with pd disaggregation? | retrieval | intent,units
+how much more througput did the vllm launch post claim over hf transformers, the 24x, and does that include continuous batching? | retrieval | typo,intent
+how much does acceptance rate matter vs draft length for speculative decoding on a 70b? the page says α not γ is the lever, why | retrieval | intent
+how many replicas did the capacity page land on for its 200,000 tok/s example, and what order does it go in, demand then replicas then gpus? | retrieval | intent,units
+how big are typical gpu container images per the cold start page, 10-20 gb? why are the cuda libs such a big part of it | retrieval | units,intent
+at batch 64 how many times does llama 3.1 8b read each weight matrix per decode step on an h100, once for the whole batch? explain the sharing | retrieval | intent
+how much did nvidia claim dynamo speeds up deepseek-r1 on gb200 nvl72, the 30x, is that a vendor number or independently measured? | retrieval | alias
+how much of an h100's peak flops lives in the tensor cores vs the plain cuda cores, and why does that leave softmax and layernorm memory bound? | retrieval | units
+how many flop/byte does gqa decode attention get on llama 3.1 70b? the page says 8, why 8 and not 1 like the weight matmuls | retrieval | quantity_of_model
+whats a partial wave on an h100 with 132 sms, why does a kernel launched with 66 blocks only use half the chip? | retrieval | intent
+how much shared memory per sm does an h100 have, 228 kb?, and why do bigger matmul tiles mean fewer resident blocks | retrieval | units
+how many tflops did flashattention-3 hit on an h100 according to its authors, and whats warp specialisation doing there? | retrieval | intent
+how many engines are inside a neuroncore on trainium2, and what is the gpsimd one for? | retrieval | non_nvidia
+how come a tpu v5p wants big static batches? whats the fill and drain thing with its systolic array | retrieval | non_nvidia
+how much does cuda graph capture matter for batch 1 decode on an h100, why does --enforce-eager make it so slow? | retrieval | intent
+how much faster is nvlink than ib ndr per the parallelism guide, the nine to eighteen x, why a range and not one number? | retrieval | word_numbers,topology
+`NCCL INFO Channel 00/32 : 0 1 2 3 4 5 6 7` what is a channel in that log on my 8x h100 node and how does nccl choose how many? | retrieval | collective_new,template
+which protocol does nccl pick for a 4 GB allreduce, ll ll128 or simple, and whats the flag-next-to-the-data trick about? | retrieval | collective_new,units
+the rdma page says fsdp on 64 gpus pushes ~12.2 million packets per second per nic, why does the packet rate matter and not just the GB/s? | retrieval | topology,units
+what makes a fabric run at 60% of link rate instead of 95% during a 1 GB all-reduce, is it incast? what counters show it | retrieval | collective_new,topology
+in the rail optimized page's 1,024 gpu example how many 64-port switches did it come to, and why does 4,096 gpus need a third tier? | retrieval | topology
+how do you bisect a slow all-reduce across 32 nodes, halves of the job then node pairs? and whats ib_write_bw for | retrieval | collective_new,topology
+how come a gpu and a 400g nic behind one pcie 5 x16 uplink only get about 64% of line rate without gpudirect rdma? | retrieval | topology,units
+how many gpus did meta train llama 3.1 405b on, and over how many days was the interruption log kept? | retrieval | training
+how many gpu hours did meta report for the 405b, 30.84m? and how does the site run 6nd backwards against it | retrieval | training,units
+give me the breakdown of llama 3's 419 unexpected interruptions, how many were faulty gpus vs hbm3? | retrieval | training
+how often did the llama 3 405b run get interrupted, every three hours or so? is that counting planned stops too | retrieval | training,word_numbers
+how many micro-batches does the pipeline page recommend, is it m at least 4 times p? e.g. for pp 8 | retrieval | training
+what assumptions sit behind the ~108 day estimate for a 405b on 10,240 h100s, and why does that duration justify the gpu count over 2,048? | retrieval | training
+if torchrun --nnodes=60:64 loses one gpu in a tp 8 x pp 16 layout, how many gpus actually drop out and does the global batch change? | retrieval | training,topology
+how much does gqa with 8 kv heads cut what ring attention passes around in context parallel for llama 3.1 70b, in words? why is the rotation cheap | retrieval | training,topology
+before i calculate anything: does 6nd on this site count llama 3.1 8b's embedding params or leave them out like kaplan? | retrieval | training,quantity_of_model
+how can text pretraining on 1,024 h100s need only ~3.8 MB/s of reads like the storage page says, is that a typo? | retrieval | training,units
+how fast did meta's tectonic storage serve llama 3 checkpoints, and is that the number to size our own fast tier against? | retrieval | training
+how much aggregate read did deepseek report from 3fs on 180 storage nodes, and is 3fs a parallel fs or an object store? | retrieval | units
+how many results were in mlperf storage v2.0 and how should i read them when comparing vast weka and netapp? | retrieval | intent
+how much cpu and memory does the weka client eat on each of our 8-gpu servers, does the article give a figure or just say dedicated cores? | retrieval | intent
+how much host ram does a dgx h100 have for staging checkpoints, 2 TB? why stage to host before writing to storage | retrieval | alias,training
+how many shards should a 15.6T token dataset have on 16,384 ranks? the page says 62,400 is too few, why | retrieval | training
+how many GETs per second per prefix does s3 give, 5,500?, and why does that hurt a loader doing one small get per sample? | retrieval | units
+how much faster is loading llama 3.1 70b's 141 gb from local nvme with gds, or is the win mostly skipping the cpu bounce buffer? | retrieval | units
+how much quality do you lose going bf16 to fp8 on llama 3.1 70b, does the site give a number or just say measure it on your own tasks? | retrieval | intent
+how much faster are fp8 tensor cores than bf16 on an h100, is the 1,979 tflops figure dense or the sparse one? | retrieval | units
+how many bits per weight does the site count for awq int4 on a 70b, does it include the group scales and zero points or ignore them? | retrieval | units
+how does smoothquant make int8 activations workable for w8a8 on an a100, what does moving outliers into the weights mean? | retrieval | alias
+how do i tell if a qwen2.5 72b checkpoint on hugging face is already fp8, which config.json block says so? | retrieval | intent
+where does the win from an fp8 kv cache come from for llama 3.1 405b on 8 h200s at 32k, more users fitting, faster reads, or both? | retrieval | units,intent
+how many values share a scale in deepseek v3's fp8 activations vs its 128x128 weight blocks, and why are activations scaled at run time? | retrieval | quantity_of_model,units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1010,7 +1074,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 4  # then batches 126-129
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 8  # then batches 126-133
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
