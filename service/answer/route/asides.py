@@ -16,6 +16,11 @@ _KEPT = {"question_mark", "of"}  # cues of the sentence's shape, not of what is 
 _LONGEST = 6  # words an aside may run to
 
 
+def _ends_aside(word: str) -> bool:
+    """A closing mark, alone or run together ("(not 3.1): KV cache": the tokenizer keeps "):" as one word)."""
+    return bool(word) and all(ch in _ENDS_ASIDE for ch in word)
+
+
 def without_set_aside(r: Reading) -> Reading:
     """The reading without the cues of what the reader sets aside."""
     spans = []
@@ -24,7 +29,7 @@ def without_set_aside(r: Reading) -> Reading:
         instead = r.words[i:i + 2] in (["rather", "than"], ["instead", "of"])  # "tokens/s rather than ms/token"
         if opens or instead:
             start = i + (3 if word == "on" else 1)  # (from "than"/"of": a comparison's "than" is no outside word here)
-            end = next((j for j in range(start, min(len(r.words), start + _LONGEST)) if r.words[j] in _ENDS_ASIDE),
+            end = next((j for j in range(start, min(len(r.words), start + _LONGEST)) if _ends_aside(r.words[j])),
                        min(len(r.words), start + _LONGEST))
             figures = any(t.label in ("QUANTITY", "NUMBER") and start <= t.start < end for t in r.tags)
             if opens or not figures:  # ("141 GB rather than 140 GB": two figures compared, not a unit set aside)

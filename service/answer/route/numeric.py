@@ -418,7 +418,9 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
 
 
 _ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+(?:kv\s+)?cache(?:\s+size)?\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
-                             r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b", re.I)
+                             r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b|"
+                             # the ask that ends the message: "— total kv?", "more than 250 GB of cache?"
+                             r"\btotal kv\s*\?\s*$|\b(?:more|less|over|under) (?:than )?[\d.]+\s*[GT]i?B of (?:kv )?cache\s*\?", re.I)
 
 
 _ADDED_TO = re.compile(r"(?:\+|\bplus|\band)\s+(?:the\s+)?(?:total|whole|entire)\s+(?:kv\s+)?cache\b", re.I)
@@ -442,6 +444,11 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # "train on 15T tokens at 30% mfu of the fp8 peak, gpu hours?": the peak is the MFU's reference, not asked
     peak_of_mfu = ("mfu" in v and (_training_tokens(s) or _gpu_hours(r) or train)
                    and not r.has("ridge", "intensity", "attainable", "peak_bandwidth"))
+    # "just the FLOP side, use the fp8 dense peak: compute time of one decode step for qwen2.5 72b": the peak is
+    # what the step's compute time divides by, not the figure asked
+    if (r.has("compute_time", "memory_time") and _has_model(s) and not train and not _training_tokens(s)
+            and not r.has("ridge", "intensity", "attainable") and "intensity" not in v):
+        return "decode"
     if (r.has("ridge", "intensity", "attainable", "peak_flops", "peak_bandwidth", "roofline") and not peak_of_mfu
             or "intensity" in v or (r.has("compute_bound") and not _has_model(s))):
         return "roofline"

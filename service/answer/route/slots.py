@@ -165,8 +165,12 @@ def _from_precision(r: Reading, t: Tag) -> bool:
     return "from" in before and not {"to", "into", "in"} & set(before[before.index("from"):])
 
 
+_LEFT_OUT = {"ignore", "ignoring", "ignored", "skip", "skipping", "excluding", "without", "minus", "no", "sans"}
+
+
 def _op(r: Reading, s: Slots) -> None:
-    ops = r.of("COLLECTIVE")
+    # ("treat the bandwidth as one pool and ignore the all-reduces — tok/s?": the collective is left out of a decode)
+    ops = [t for t in r.of("COLLECTIVE") if not _LEFT_OUT & set(r.words[max(t.start - 2, 0):t.start])]
     strong = [t for t in ops if t.text.lower() not in WEAK_OPS]
     weak = [t for t in ops if t.text.lower() in WEAK_OPS]
     if strong:

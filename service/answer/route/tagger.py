@@ -217,7 +217,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "per_sequence": ("per sequence", "per user", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
     "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound",
-                     "just the math", "the math alone", "only the math"),  # plain words: "how long does just the math take"
+                     "just the math", "the math alone", "only the math",
+                     "compute-bound part", "compute bound part", "compute part of the step", "compute part of one step",
+                     "compute part of a step", "compute part of a decode step", "flop side of the step"),  # plain words: "how long does just the math take"
     "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
                     "memory time", "time if memory bound", "memory read time", "weight read time",
                     "memory-bound part", "memory bound part", "memory part of the step", "memory part of one step",
@@ -826,6 +828,7 @@ def _typed_form(question: str) -> str:
         text = _FROM_ONE_SOURCE.sub("", text)  # "broadcast 1.5 GB from one chip to all 8": the source is no count
         text = _RUN_OUT_TO.sub("grow to", text)  # "if all 12 seqs run out to 131072 tokens": no "will it run"
         text = _CAPPED_COUNT.sub("", text)  # "we cap it at 24 slots": a count, no roofline's cap
+        text = _FREE_LUNCH.sub("bargain", text)  # "is mla a free lunch?": an idiom, no free memory asked
     text = _notation(text)  # papers' notation, powers, digit groups, arithmetic
     text = _KEY_VALUE.sub(_value_first, _FLAG.sub("", text))  # command lines and pasted settings
     text = _MODULE_CALL.sub(" ", text)  # "dist.all_reduce(buf)": the collective, not "dist.all" and a reduce
@@ -869,7 +872,8 @@ _FROM_ONE_SOURCE = re.compile(r"\bfrom\s+(?:one|a single|a|1|rank 0's|rank 0|the
 _RUN_OUT_TO = re.compile(r"\bruns?\s+out\s+to\b", re.I)
 _CAPPED_COUNT = re.compile(r"\bcaps?\s+(?:it|them|us|that)\s+at\s+(?=[\w-]+(?:\s+[\w-]+)?\s+(?:concurrent|concurent|slots?|"
                            r"users?|seqs?|sequences?|requests?|chats?|streams?)\b)", re.I)
-_RARE_PHRASES = re.compile(r"\b(?:bits?|traffic|from|run|runs|cap|caps)\b", re.I)
+_RARE_PHRASES = re.compile(r"\b(?:bits?|traffic|from|run|runs|cap|caps|lunch)\b", re.I)
+_FREE_LUNCH = re.compile(r"\bfree\s+lunch\b", re.I)
 _MEMORY_TRAFFIC = re.compile(r"\b(dram|hbm|memory|gmem|vram)\s+traffic\b", re.I)
 
 

@@ -24,6 +24,14 @@ _TIMES_DOT = re.compile(r"(?<=\d)\s*[·⋅]\s*(?=[A-Za-z])")  # "8 · MI355X": e
 _MARKS = re.compile(r"[®™©]")
 _ANY = re.compile(r"[^\x00-\x7f]")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+_KEYCAP = re.compile("([0-9])\ufe0f?\u20e3|\U0001F51F")  # "2️⃣", "🔟"
+# a keycap opening a line numbers a list ("1️⃣ 13B dense model\n2️⃣ 1.5T tokens", "1️⃣ model: …"); one keycap
+# opening the message before a name is its count ("2️⃣ mi300x 🤝 llama 3.1 405b")
+_LINE_KEYCAP = re.compile("(?m)^([ \t]*)(?:[0-9]\ufe0f?\u20e3|\U0001F51F)")
+_BULLET_KEYCAP = re.compile("(?m)^([ \t]*)(?:[0-9]\ufe0f?\u20e3|\U0001F51F)(?=[ \t]*(?:[0-9.]|[^\\W\\d][\\w ./-]{0,30}:))")
+# pictographs, dingbats and their modifiers (skin tones, the emoji presentation selector) but not the
+# multiplication dingbats "✕ ✖", which stand for "x"
+_PICTOGRAPH = re.compile("[\U0001F000-\U0001FAFF\u2600-\u2714\u2717-\u27BF\u2B00-\u2BFF\ufe0f]+")
 
 
 def as_plain_characters(text: str) -> str:
@@ -33,6 +41,9 @@ def as_plain_characters(text: str) -> str:
     if not _ANY.search(text):
         return text
     text = _ZERO_WIDTH.sub("", text)  # "Mistral\u200b 7B": invisible, and no part of any word
+    text = (_LINE_KEYCAP if len(_LINE_KEYCAP.findall(text)) > 1 else _BULLET_KEYCAP).sub(r"\1", text)
+    text = _KEYCAP.sub(lambda m: m.group(1) or "10", text)  # "🔟 users": ten of them
+    text = _PICTOGRAPH.sub(" ", text)  # "16 🧑‍💻 users", "256 🖥️ tpu v5p chips": a picture between a count and its noun
     text = _POWER.sub(lambda m: "^" + m.group(1).translate(_SUPERSCRIPTS), text)
     text = _FRACTION.sub(_fraction, text)
     text = _GROUP_SPACE.sub("", text)
