@@ -3,6 +3,7 @@ together with a colon, idioms that look like cue words, and an operation or a pe
 import pytest
 
 from routing import assert_routed
+from service.answer.route.numeric import UnknownGpu, route_numeric
 from service.answer.route.typography import as_plain_characters
 
 TYPED = [
@@ -50,3 +51,60 @@ def test_keycaps_are_bullets_on_a_list_and_a_count_alone():
     assert as_plain_characters("1️⃣ llama 3.1 70b\n2️⃣ 4 h100s") == " llama 3.1 70b\n 4 h100s"
     assert as_plain_characters("🔟 users").strip() == "10 users"
     assert as_plain_characters("2️⃣ mi300x").strip() == "2 mi300x"
+
+
+# Efficiencies said as a share, a loss or a utilisation (second blind batch of the class)
+EFFICIENCIES = [
+    ("qwen2.5 7b in bf16 on one rtx pro 6000, batch 1, kv ignored. our MBU (model bandwidth utilization) tops out "
+     "around 65% — tok/s?", "decode", {"efficiency": 0.65}),
+    ("deepseek r1 in fp8 over eight b300s (tensor parallel 8), one user, skip the kv reads. realistic HBM throughput is "
+     "two-thirds of nominal — per-token latency in ms?", "decode", {"efficiency": 0.6667}),
+    ("ms/token for mixtral 8x22b fp8 across 4 h200 nvl (tp 4), batch 1, kv not counted, if a fifth of the memory "
+     "bandwidth goes to overhead?", "decode", {"efficiency": 0.8}),
+    ("one mi250x package, qwen2.5 7b fp16, batch 1, no kv; achieved/peak bandwidth ≈ 0.6. decode tok/s?", "decode",
+     {"efficiency": 0.6}),
+    ("qwen2.5 7b on 18T tokens, 1024 tpu v5p chips, bf16 — we lose 55% of peak to everything (comms, bubbles, "
+     "stragglers). how long does it take?", "training", {"mfu": 0.45}),
+    ("gpu-hours for a 70B-param dense model on 1.4T tokens on trn2 in bf16, assuming 36% of the bf16 peak is actually "
+     "realised", "training", {"mfu": 0.36}),
+    ("llama 3.1 8b on 2T tokens with 128 gaudi 3s training in fp8 — gpu-hours if the MFU is one half?", "training",
+     {"mfu": 0.5}),
+    # a collective's calculator takes no efficiency: the bandwidth it derates is scaled ("all-reducing" is one too)
+    ("tree all-reduce of 1 GB on 64 ranks, 25 GB/s per rank (hdr) but assume only 88% of that is usable — time?",
+     "collective", {"bandwidth": 22e9}),
+    ("16 tpu v5p chips all-reducing 4 GB over ICI (600 GB/s per direction), link utilisation ~55%, no latency — how "
+     "long?", "collective", {"bandwidth": 330e9}),
+]
+
+# Machines counted with the part named before them: "256 dgx h100 systems at 8 gpus apiece"
+MACHINES = [
+    ("llama 3 70b, 15T tokens, 256 dgx h100 systems at 8 gpus apiece, bf16, 40% mfu — wall-clock days?", "training",
+     {"gpus": 2048, "gpu": "h100-sxm"}),
+    ("qwen2.5 7b on 18T tokens, 16 trn2 instances × 16 chips, bf16 at 40% mfu — days?", "training",
+     {"gpus": 256, "gpu": "trainium2"}),
+    ("zero-3 across four nodes of 8 gpus for llama 3.1 70b, state per gpu", "memory", {"gpus": 32}),
+]
+
+
+@pytest.mark.parametrize("question, calculator, expected", EFFICIENCIES + MACHINES)
+def test_efficiencies_and_machines_are_read_as_meant(question, calculator, expected):
+    assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", [
+    "mistral 7b fp16 on nvidia's 24GB HBM2 ampere datacenter card (the 165W one), batch 1, no kv: tok/s?",
+    "all-reduce 1 GB across 4 of amd's 48GB RDNA 3 workstation cards over pcie 4: time?",
+    "llama 3.1 8b bf16 on nvidia's 48GB ada workstation card (not a server part), 8k ctx, 1 user: does it fit?",
+])
+def test_a_described_card_that_fits_no_registry_part_is_unknown_not_the_default(question):
+    routed = route_numeric(question)
+    assert isinstance(routed, UnknownGpu)
+    vendor_parts = {"nvidia": "h100-sxm", "amd": "mi300x"}
+    assert any(vendor in question and part in routed.closest for vendor, part in vendor_parts.items())
+
+
+def test_a_described_card_that_fits_one_part_is_still_that_part():
+    assert_routed("llama 3.1 8b on nvidia's 48GB ada datacenter card, 8k ctx, 1 user: does it fit?", "memory",
+                  {"gpu": "l40s"})
+    assert_routed("tokens per second for mistral 7b int8, one stream, kv ignored, on amd's 1000W 256GB instinct?",
+                  "decode", {"gpu": "mi325x"})

@@ -18,9 +18,11 @@ from .rewrite import each_match_rewritten
 from .tagger import tag
 
 _WORD_SHARES = {"a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25, "a fifth": 0.2,
-                "half": 0.5, "a half": 0.5, "two thirds": 2 / 3, "three quarters": 0.75, "a tenth": 0.1}
-_SHARE = (r"(?:(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent\b)|(?P<dec>0?\.\d+)|(?P<num>\d+)\s*/\s*(?P<den>\d+)|"
-          r"(?P<word>" + "|".join(sorted(_WORD_SHARES, key=len, reverse=True)) + r"))")
+                "one fifth": 0.2, "half": 0.5, "a half": 0.5, "one half": 0.5, "two thirds": 2 / 3,
+                "three quarters": 0.75, "a tenth": 0.1, "two fifths": 0.4, "three fifths": 0.6, "four fifths": 0.8}
+_SHARE = (r"(?:(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b|pct\b)|(?P<dec>0?\.\d+)|"
+          r"(?P<num>\d+)\s*/\s*(?P<den>\d+)|"
+          r"(?P<word>" + "|".join(w.replace(" ", "[ -]") for w in sorted(_WORD_SHARES, key=len, reverse=True)) + r"))")
 _ROUGHLY = r"(?:(?:about|around|roughly|approx(?:imately)?\.?|~|≈)\s*)?"
 _WHAT = r"(?:(?:the|its|our|their)\s+)?(?:[\w-]+\s+){0,3}?"  # "the memory bandwidth", "the HBM", "it"
 
@@ -30,7 +32,10 @@ _LOSS = [re.compile(pattern, re.I) for pattern in (
     rf"\bminus\s+{_ROUGHLY}{_SHARE}(?:\s+for\s+(?:[\w-]+\s+){{0,2}}?overhead(?:\s+on\s+{_WHAT}(?:hbm\s+bandwidth|memory\s+bandwidth|bandwidth|bw|hbm))?)?",
     rf"\bknock(?:ing)?\s+{_ROUGHLY}{_SHARE}\s+off(?:\s+{_WHAT}(?:bandwidth|bw|peak))?",
     rf"\blos(?:e|ing)\s+{_ROUGHLY}{_SHARE}(?:\s+of\s+(?:the\s+)?(?:peak|bandwidth|bw))?\s+to\s+(?:[\w-]+\s+){{0,2}}?"
-    r"(?:overhead|comms|communication|stalls|contention|inefficiency)\b",
+    r"(?:overhead|comms|communication|stalls|contention|inefficiency|everything|various|misc)\b",
+    # "if a fifth of the memory bandwidth goes to overhead"
+    rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+)?(?:[\w-]+\s+)?(?:bandwidth|bw|peak|hbm)\s+(?:goes|is\s+lost|gets\s+lost|"
+    r"is\s+eaten|disappears)(?:\s+to\s+(?:[\w-]+\s+){0,2}?(?:overhead|comms|stalls|contention))?",
 )]
 # what is kept: the efficiency itself
 _KEPT = [re.compile(pattern, re.I) for pattern in (
@@ -39,13 +44,21 @@ _KEPT = [re.compile(pattern, re.I) for pattern in (
     # its bandwidth" and "of peak bandwidth" are read where efficiencies are)
     rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+|its\s+)?(?:(?:rated|datasheet|spec(?:ified|'?d)?|nominal|theoretical)\b"
     r"(?:\s+(?:[\w-]+\s+)?(?:bandwidth|bw|figure|number|value|flops|flop/s|compute|peak))?"
-    r"|(?:[\w-]+\s+)?(?:bandwidth\s+)?roofline)",
-    rf"\b(?:bandwidth|bw|hbm|memory[\s-]bandwidth)\s+utili[sz]ation\s+(?:of\s+|is\s+|at\s+|=\s*|:\s*)?{_ROUGHLY}{_SHARE}",
-    r"\bmfu\s+(?:is|of|at)\s+(?P<half>half)(?:\s+(?:of\s+)?(?:the\s+)?peak)?",
+    r"|(?:[\w-]+\s+)?(?:bandwidth\s+)?roofline"
+    # "seventy per cent of the HBM figure", "36% of the bf16 peak is actually realised"
+    r"|(?:[\w-]+\s+)?(?:figure|number)\b|(?:bf16|fp8|fp16|dense|compute|flops?)\s+peak\b)"
+    r"(?:\s+is\s+(?:actually\s+)?(?:realised|realized|achieved|reached|hit))?",
+    rf"\b(?:bandwidth|bw|hbm|memory[\s-]bandwidth|link)\s+utili[sz]ation\s+(?:of\s+|is\s+|at\s+|=\s*|:\s*)?{_ROUGHLY}{_SHARE}",
+    r"\bmfu\s+(?:is|of|at)\s+(?:one\s+|a\s+)?(?P<half>half)(?:\s+(?:of\s+)?(?:the\s+)?peak)?",
+    # "our MBU (model bandwidth utilization) tops out around 65%", "achieved/peak bandwidth ≈ 0.6"
+    rf"\b(?:mbu|model\s+bandwidth\s+utili[sz]ation)\b(?:\s*\([^()]{{0,40}}\))?(?:\s+[\w-]+){{0,3}}?\s+{_ROUGHLY}{_SHARE}",
+    rf"\bachieved\s*/\s*peak(?:\s+(?:bandwidth|bw))?\s*(?:≈|~|=|:|is|of)?\s*{_ROUGHLY}{_SHARE}",
+    # "25 GB/s per rank but assume only 88% of that is usable"
+    rf"(?<![\w.]){_SHARE}\s+of\s+(?:that|it|this|those)\s+is\s+(?:usable|achievable|realistic|available|achieved)",
 )]
 _AS_MFU = re.compile(r"\b(?:treat|use|take|count)\s+(?:that|it|this)\s+as\s+(?:the\s+|our\s+)?mfu\b", re.I)
-_COLLECTIVE = re.compile(r"\b(?:all[\s_-]?reduce|all[\s_-]?gather|reduce[\s_-]?scatter|broadcast|all[\s_-]?to[\s_-]?all|"
-                         r"send[\s/]*recv|p2p|point[\s-]to[\s-]point|gather|scatter|nccl)\b", re.I)
+_COLLECTIVE = re.compile(r"\b(?:all[\s_-]?reduc|all[\s_-]?gather|reduce[\s_-]?scatter|broadcast|all[\s_-]?to[\s_-]?all|"
+                         r"send[\s/]*recv|p2p|point[\s-]to[\s-]point|gather|scatter|nccl)\w*\b", re.I)  # ("all-reducing")
 # a bandwidth figure a collective's derating applies to: "200 Gb/s per rank", "(200 GB/s each way)"
 _BANDWIDTH = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[GT]b/s|[GT]B/s|[GT]bps|[GT]Bps)\b")
 
@@ -84,7 +97,7 @@ def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
 
 def as_efficiency(question: str) -> tuple[str, list[str]]:
     """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
-    if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu", question, re.I):
+    if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved", question, re.I):
         return question, []
     notes: list[str] = []
     for pattern in _MEASURED:
@@ -108,7 +121,7 @@ def _share(m: re.Match) -> float:
         return float(m.group("dec"))
     if m.group("num"):
         return float(m.group("num")) / float(m.group("den"))
-    return _WORD_SHARES[m.group("word").lower()]
+    return _WORD_SHARES[m.group("word").lower().replace("-", " ")]
 
 
 def _said(m: re.Match, text: str, kept: float) -> tuple[str, str] | None:

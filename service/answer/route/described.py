@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from .tagger import UNLISTED
+
 # id → (vendor, architecture, memory in GB, words that single it out: form factor, segment, system)
 _PARTS = {
     "H100 SXM": ("nvidia", "hopper", 80, {"sxm", "sxm5"}),
@@ -43,15 +45,22 @@ _PARTS = {
 }
 _FAMILIES = {"hopper": "hopper", "hoppers": "hopper", "ampere": "ampere", "amperes": "ampere", "ada": "ada",
              "lovelace": "ada", "blackwell": "blackwell", "blackwells": "blackwell", "cdna3": "cdna3", "cdna2": "cdna2",
-             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi"}
+             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi",
+             # generations the registry holds no part of: a card of theirs is one we do not know
+             "turing": "turing", "volta": "volta", "pascal": "pascal", "rdna": "rdna", "rdna2": "rdna", "rdna3": "rdna",
+             "rdna4": "rdna", "cdna1": "cdna1"}
 _VENDORS = {"nvidia": "nvidia", "nvidia's": "nvidia", "amd": "amd", "amd's": "amd", "google": "google",
             "google's": "google", "intel": "intel", "intel's": "intel"}
-_NOUNS = r"(?:hoppers?|blackwells?|amperes?|ada|cards?|gpus?|accelerators?|parts?|ones?|chips?|packages?|flavou?r)"
+_NOUNS = (r"(?:hoppers?|blackwells?|amperes?|ada|cards?|gpus?|accelerators?|parts?|ones?|chips?|packages?|flavou?r|"
+          r"instincts?|radeons?)")
 # "the 192GB AMD one", "amd's 256GB accelerators", "the 141GB SXM hoppers", "nvidia's 72-watt 24GB ada inference card"
 _BETWEEN = r"(?<![\w-])(?!(?:over|across|on|to|of|per|for|in|at|with|from|and|or)\b)[a-z][a-z-]*"  # describing words only
+# after the memory a describing word may hold digits ("128GB HBM2e one", "48GB RDNA 3 cards"); before it, such a word
+# is the part's own name ("a40 48gb cards")
+_AFTER = r"(?<![\w-])(?!(?:over|across|on|to|of|per|for|in|at|with|from|and|or)\b)(?:[a-z][a-z0-9-]*|\d\b)"
 _DESCRIBED = re.compile(rf"(?P<span>(?:\b(?:nvidia|amd|google|intel)(?:'s)?\s+)?(?:{_BETWEEN}\s+){{0,2}}?(?P<mem>\d{{2,3}})\s?GB\s+"
-                        rf"(?:{_BETWEEN}\s+){{0,3}}?(?P<noun>{_NOUNS})\b)", re.I)
-_POWER = re.compile(r"\b\d{2,3}[- ]?(?:watts?|w)\b\s*(?=(?:[\w-]+\s+)?(?:\d{2,3}\s?GB|card|gpu))", re.I)
+                        rf"(?:{_AFTER}\s+){{0,3}}?(?P<noun>{_NOUNS})\b)", re.I)
+_POWER = re.compile(r"\b\d{2,4}[- ]?(?:watts?|w)\b\s*(?=(?:[\w-]+\s+)?(?:\d{2,3}\s?GB|card|gpu))", re.I)
 # generations said in words: "aws's second-gen trainium", "google's sixth-gen tpu", "intel's third-gen gaudi"
 _GENERATIONS = [(re.compile(pattern, re.I), part) for pattern, part in (
     (r"\b(?:aws'?s?\s+)?(?:second|2nd)[- ]gen(?:eration)?\s+trainium(?:\s+chips?)?", "Trainium2"),
@@ -74,6 +83,9 @@ def as_named(question: str) -> tuple[str, list[str]]:
         before = question[:m.start()].split()[-5:]  # "the pcie version of the 80GB hopper"
         window = _words(" ".join(before) + " " + m.group("span") + " " + " ".join(question[m.end():].split()[:4]))
         fits = _fitting(int(m.group("mem")), window)
+        if not fits and _no_part_of(int(m.group("mem")), window):  # "nvidia's 24GB HBM2 ampere datacenter card"
+            vendor = next((_VENDORS[w] for w in window if w in _VENDORS), None)
+            return f"{UNLISTED} of {vendor}" if vendor else UNLISTED
         if len(fits) != 1:
             return m.group(0)
         return _named(m.group("span"), fits[0], notes) + ("s" if m.group("noun").lower().endswith("s") else "")
@@ -96,7 +108,35 @@ def _fitting(memory: int, words: set[str]) -> list[str]:
     if len(fits) > 1:  # a form factor or segment word picks one ("SXM", "pcie", "gaming", "nvl")
         marked = [part for part in fits if _PARTS[part][3] & words]
         fits = marked if len(marked) == 1 else fits
+    # a segment the one fitting part is not in: "nvidia's 48GB ada workstation card" is no L40S (a datacenter part)
+    if len(fits) == 1 and words & _SEGMENTS and not words & _SEGMENTS & _PARTS[fits[0]][3]:
+        return []
     return fits if (vendor or family or len(fits) == 1) else []
+
+
+_SEGMENTS = {"workstation", "gaming", "geforce", "consumer", "datacenter", "data-center", "inference", "laptop", "mobile",
+             "desktop"}
+# the parts to offer instead of an unlisted card, by its vendor
+_VENDOR_PARTS = {"nvidia": ["h100-sxm", "a100-80gb", "l40s"], "amd": ["mi300x", "mi325x", "mi355x"],
+                 "intel": ["gaudi-3"], "google": ["tpu-v5e", "tpu-v5p", "tpu-v6e"]}
+
+
+def closest_to_unlisted(name: str) -> list[str] | None:
+    """The parts offered for a described card that fits none ("unlisted card of amd": AMD's parts)."""
+    if not name.lower().startswith(UNLISTED):
+        return None
+    vendor = name.lower().rsplit(" ", 1)[-1]
+    return _VENDOR_PARTS.get(vendor, ["h100-sxm", "mi300x", "tpu-v5e"])
+
+
+def _no_part_of(memory: int, words: set[str]) -> bool:
+    """A vendor's or a generation's card with a memory none of its parts the registry holds has."""
+    vendor = next((_VENDORS[w] for w in words if w in _VENDORS), None)
+    family = next((_FAMILIES[w] for w in words if w in _FAMILIES), None)
+    if vendor is None and family is None:
+        return False
+    return not any(gb == memory and vendor in (None, v) and family in (None, f)
+                   and (not words & _SEGMENTS or words & _SEGMENTS & marks) for v, f, gb, marks in _PARTS.values())
 
 
 def _named(described: str, part: str, notes: list[str]) -> str:

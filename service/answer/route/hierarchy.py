@@ -36,9 +36,18 @@ _SHARE = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})\b[^.;?!]{{0,30}}?\b(?:bu
 _TRAYS = re.compile(rf"\b{_COUNT}\s+(?:compute\s+)?trays?\s*(?:[x×*]|of)\s*(?=\d)", re.I)
 
 
+# "256 dgx h100 systems at 8 gpus apiece", "16 trn2 instances × 16 chips": the part named before the machines it
+# comes in, and what each machine holds after them
+_PART_WORD = r"(?!(?:across|over|on|in|of|with|at|for|and|or|the|our|my|their|total|more|separate|identical)\b)[a-z][\w.-]*"
+_PART_MACHINES = re.compile(rf"(?<![\w-]){_COUNT}\s+(?P<part>(?:{_PART_WORD}\s+){{1,2}}?)(?:nodes?|instances?|systems?|servers?|"
+                            rf"boxes|box|machines?|hosts?|vms?)\s*(?:[x×*]|of|with|at|,\s*each\s+(?:with|holding))\s*"
+                            rf"{_COUNT}\s+(?P<unit>gpus?|chips?|cards?|accelerators?|devices?)(?:\s+(?:apiece|each))?\b", re.I)
+
+
 def as_nodes(question: str) -> tuple[str, list[str]]:
     """The question with each count of racks, pods, halls… multiplied into the nodes under it, and a note of each."""
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
+    question = _PART_MACHINES.sub(_part_machines, question)
     if not re.search(_UPPER, question, re.I):
         return question, []
     question, notes = each_match_rewritten(_SHARE, question, _share)
@@ -46,6 +55,11 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
         question, more = each_match_rewritten(pattern, question, rewrite)
         notes += more
     return question, notes
+
+
+def _part_machines(m: re.Match) -> str:
+    part = re.sub(r"^(?:dgx|hgx)\s+", "", m.group("part").strip(), flags=re.I)  # (the system's part, not the system)
+    return f"{m.group(1)} nodes x {m.group(3)} {part} {m.group('unit')}"
 
 
 def _nested(match: re.Match, text: str) -> tuple[str, str]:

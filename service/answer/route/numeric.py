@@ -58,7 +58,7 @@ from .rates import as_decode_rate
 from .derating import as_efficiency
 from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
-from .described import as_named
+from .described import as_named, closest_to_unlisted
 from .model_descriptions import as_model_names
 from .relative import SHARE_WORDS, has_relative_amount, share_of, with_relative_amounts
 from .check import without_claimed_results, without_observed_results
@@ -1137,8 +1137,9 @@ def _page_tags(computes: str) -> tuple[Tag, ...]:
 
 @lru_cache(maxsize=256)
 def _closest_gpus(name: str) -> list[str]:
-    """The registry's nearest parts (≈10 ms a name: its difflib scoring), remembered per name typed."""
-    return closest_gpus(name)
+    """The registry's nearest parts (≈10 ms a name: its difflib scoring), remembered per name typed; for a described
+    card that fits no part, its vendor's parts."""
+    return closest_to_unlisted(name) or closest_gpus(name)
 
 
 def _request(calculator: str, inputs: dict, notes: list[str], explain: bool) -> NumericRequest | None:

@@ -424,7 +424,8 @@ _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "ge
               "ironwood", "maia", "mtia", "quadro", "titan", "jetson", "ascend", "intel", "kunlun", "kunlunxin", "tesla", "hygon", "cambricon", "etched", "furiosa",
               "rebellions", "d-matrix", "dmatrix", "corsair")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
-UNKNOWN_PARTS = ("cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770",
+UNLISTED = "unlisted card"  # what a described card that fits no registry part is read as (route/described.py)
+UNKNOWN_PARTS = (UNLISTED, *(f"{UNLISTED} of {vendor}" for vendor in ("nvidia", "amd", "intel", "google")), "cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770",
                  *(f"{chip} {tier}" for chip in ("m1", "m2", "m3", "m4") for tier in ("pro", "max", "ultra")))  # Apple
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
