@@ -108,3 +108,35 @@ def test_a_described_card_that_fits_one_part_is_still_that_part():
                   {"gpu": "l40s"})
     assert_routed("tokens per second for mistral 7b int8, one stream, kv ignored, on amd's 1000W 256GB instinct?",
                   "decode", {"gpu": "mi325x"})
+
+
+# One option of two asked (second blind batch of the class): labels, letters, bare picks, possessives, ordinals
+OPTIONS = [
+    ("proposal 1 puts mixtral 8x22b in fp8 on 2 mi325x, proposal 2 puts it in bf16 on 4 h200s. under proposal 1, "
+     "weights only, how much hbm stays free on each mi325x?", "memory", {"gpu": "mi325x", "precision": "fp8"}),
+    ("A) llama 3.1 405b int4 across 4 mi300x  B) llama 3.1 405b fp8 across 8 h200. for A, headroom per card on weights "
+     "alone?", "memory", {"gpu": "mi300x", "gpus": 4, "precision": "int4"}),
+    ("llama 3 70b int8 split over a pair of l40s vs llama 3 70b int4 squeezed onto a single l40s — the single-card int4 "
+     "route, does it fit and by how much? weights only", "memory", {"precision": "int4"}),
+    ("two cache setups for gpt-oss-120b: bf16 at 32k × 8 seqs, or fp8 at 128k × 2 seqs. going with fp8 at 128k for 2 "
+     "seqs — how many bytes of kv?", "kv_cache", {"batch": 2, "context": 131072, "kv_precision": "fp8"}),
+    ("box #1 runs qwen2.5 7b in int8 on an rtx 5090, box #2 runs it in bf16 on an a100 40gb; single stream, kv not "
+     "counted. tok/s on box #1?", "decode", {"gpu": "rtx-5090", "precision": "int8"}),
+    ("batch 1024 on one b200 or batch 256 on one h100, llama 3.1 8b fp8, kv ignored — compute time per step for the "
+     "first?", "decode", {"gpu": "b200", "batch": 1024}),
+    ("gaudi 3 or mi300x for fp8 training — what's the gaudi's dense fp8 peak?", "roofline", {"gpu": "gaudi-3"}),
+    ("we can rent 8 nodes × 8 h200 with one 800 Gb/s xdr nic per gpu, or 16 nodes × 4 a100 80gb on hdr. on the h200 "
+     "rental, hierarchical all-reduce of 8 GB — time?", "collective", {"gpu": "h200", "nodes": 8}),
+    ("purely bandwidth-bound workload, choosing between an l40s and an rtx pro 6000 — memory bandwidth of the latter "
+     "in TB/s?", "roofline", {"gpu": "rtx-pro-6000"}),
+]
+
+
+@pytest.mark.parametrize("question, calculator, expected", OPTIONS)
+def test_the_option_asked_about_is_the_setup(question, calculator, expected):
+    assert_routed(question, calculator, expected)
+
+
+def test_a_quiz_items_lettered_answers_are_still_no_options():
+    assert_routed("Which is closest to the weight memory of Llama 3.1 70B in FP8? A) 35 GB B) 70 GB C) 140 GB", "memory",
+                  {"precision": "fp8", "gpu": None})

@@ -47,6 +47,8 @@ def _worked_out(m: re.Match, text: str) -> tuple[str, str] | None:
     a, b = (float(m.group(i).replace(",", "")) * _SCALE[m.group(i + 1)] for i in (1, 4))  # (group 3 is the op)
     if op in ("×", "*") and _batch_and_context(a, b) and not _TRAINING.search(text) and not _BATCH_SAID.search(text):
         return None  # "the 32 × 8,192 line": a batch and a context, as the pages write them
+    if op in ("×", "*") and _COUNTED_AFTER.match(following) and _batch_and_context(b, a):
+        return None  # "bf16 at 32k × 8 seqs": a context for each of 8 sequences
     value = {"+": a + b, "-": a - b, "−": a - b, "*": a * b, "×": a * b, "x": a * b, "/": b and a / b}[op]
     if not value or value < 0:
         return None
@@ -55,6 +57,7 @@ def _worked_out(m: re.Match, text: str) -> tuple[str, str] | None:
     return text[:m.start()] + said + m.group("after") + text[m.end():], f"“{expression}” read as {said}"
 
 
+_COUNTED_AFTER = re.compile(r"^\s*(?:seqs|sequences|users|requests|chats|streams|sessions|conversations)\b", re.I)
 _BATCH_SAID = re.compile(r"\bbatch\b|\bbs\s*\d|\d+\s+(?:concurrent\s+)?(?:users|seqs|sequences|requests|chats|streams)\b", re.I)
 _TRAINING = re.compile(r"\b(?:gbs|global batch|per step|steps?|train\w*|mfu|6nd)\b", re.I)
 

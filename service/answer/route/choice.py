@@ -17,13 +17,15 @@ from calculators.registry import models
 
 from .tagger import tag
 
-_LABEL = r"(?:option|plan|config|cluster|setup|layout|route|choice)\s+([a-z]|\d)\b"
+_LABEL = (r"(?:option|plan|config|cluster|setup|layout|route|choice|proposal|box|candidate|variant|scenario|quote|"
+          r"offer|build|design|deployment|alternative)\s+(?:#\s*)?([a-z]|\d)\b")
 _LABELLED = re.compile(rf"\b{_LABEL}(?:\s*[:=])?(?=\s*(?:\S|$))(?<=[:=])|\b{_LABEL}(?=\s+(?:runs|is|uses|has|sends|takes|"
-                       r"goes|over|on|with|at)\b)|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
+                       r"goes|over|on|with|at|puts|keeps|spreads|gives|needs|serves|trains|would|costs)\b)"
+                       r"|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
 _ASKED_LABEL = re.compile(rf"\b{_LABEL}", re.I)
 _SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+", re.I)
 # "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100"
-_BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:)\s+(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
+_BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:)\s+(?:an?\s+)?(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
                       re.I)
 _JOINS = re.compile(r"\s*,?\s*(?:or|vs\.?|versus|against|and)\s*", re.I)
 _LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # what "choice 1 is …" leaves
@@ -32,7 +34,7 @@ _COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|wei
 _CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
 _SENTENCE_END = re.compile(r"[.;?!](?:\s|$)|—|\s-\s")
 _ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter)\s+(?:one|option|layout|route|setup|plan|config|"
-                      r"choice|cluster)\b|\bthe\s+(former|latter)\b", re.I)
+                      r"choice|cluster)\b|\bthe\s+(former|latter)\b|\bthe\s+(first|second)\b(?=\s*(?:[?,.!;:—]|-\s|$))", re.I)
 _PICKED = re.compile(
     r"\b(?:going with|go with|goes with|taking|take|starting with|let'?s say|let'?s go with|say|picking|pick|"
     r"sticking with|stick with|staying with|stay with|"
@@ -40,9 +42,13 @@ _PICKED = re.compile(
     r"(?:option|route|one|setup|layout|config|plan|path|variant|chips|cards|gpus|gradients)\b"
     r"|\b(?:going with|go with|taking|take|starting with|let'?s say|let'?s go with|picking|choosing|settled on|"
     r"sticking with|stick with|for the single|for the)\s+"
-    r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,3}?)\s*(?=[—,:;.?!]|\s-\s|$)"
-    r"|\b(?:of|on|for|does|do|need|needs)\s+(?:the|one|a|an)\s+(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
-    r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+in\b[^?]*)?\?",
+    r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,5}?)\s*(?=[—,:;.?!]|\s-\s|$)"
+    r"|\b(?:of|on|for|does|do|need|needs)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
+    r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?\?"
+    # "— the single-card int4 route, does it fit?", "the zero-3 variant —", "on the h200 rental", "the gaudi's peak"
+    r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
+    r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice)\b"
+    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)'s\b",
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
 # "budget the disk for the bigger of the two", "the smaller model": the option whose model is the bigger one
@@ -54,7 +60,7 @@ _KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_G
 
 def as_one_option(question: str) -> tuple[str, list[str]]:
     """The question with the options it does not pick taken out of its setup, and a note of the one it picks."""
-    labelled = _labelled(question)
+    labelled = _labelled(question) or _lettered(question)
     options = labelled or _either_side(question)
     if options is None:
         return question, []
@@ -73,7 +79,8 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
     pieces.append(question[at:])
     # "option A:" before each option (a letter and a colon would read as a quiz item's answer options) and the
     # words that say options are weighed go too
-    out = _COMPARING.sub(" ", _LABEL_SAID.sub(" ", _LABELLED.sub(" ", "".join(pieces))))
+    out = _COMPARING.sub(" ", _LABEL_SAID.sub(" ", _LABELLED.sub(" ", _LETTER.sub(" ", "".join(pieces)))))
+    out = _ASKED_LETTER.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + "it", out)  # "for A," → "for it,"
     out = _ASKED_LABEL.sub("it", out)  # "… does option A leave?": its letter is no figure
     return out, [f"read as the option asked about: “{question[keep[0]:keep[1]].strip(' ,.;:—')}”"]
 
@@ -112,6 +119,24 @@ def _labelled(question: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+# "A) llama 3.1 405b int4 across 4 mi300x  B) … fp8 across 8 h200. for A, headroom per card?": capital letters,
+# the one asked named after the options (a quiz item asks before its options, and its letters are answers)
+_LETTER = re.compile(r"(?:^|(?<=[\s:]))\(?([A-D])\)\s")
+_ASKED_LETTER = re.compile(r"\b(?:for|under|with|on|of|pick|picking|take|taking|choose|choosing|going with|option)\s+"
+                           r"\(?([A-D])\b\)?(?!['’]\w)")
+
+
+def _lettered(question: str) -> list[tuple[int, int]] | None:
+    marks = list(_LETTER.finditer(question))
+    letters = [m.group(1) for m in marks]
+    if len(marks) < 2 or letters != sorted(set(letters)):
+        return None
+    spans = [(m.start(), after.start() if after else _sentence_end(question, m.end()))
+             for m, after in zip(marks, marks[1:] + [None])]
+    asked = _ASKED_LETTER.search(question, spans[-1][1])
+    return spans if asked and asked.group(1) in letters else None
+
+
 def _either_side(question: str) -> list[tuple[int, int]] | None:
     """The two sides of the first "or" / "vs" (whether both name something is checked once one is picked)."""
     sep = _BETWEEN.search(question)
@@ -140,6 +165,11 @@ def _sentence_end(question: str, start: int) -> int:
 def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     """Which option the question asks about: by its label, its place, or a name only it holds."""
     after = question[options[-1][1]:]
+    letters = [_LETTER.match(question, s) for s, _ in options]
+    asked = _ASKED_LETTER.search(after)
+    if all(letters) and asked:
+        named = [m.group(1) for m in letters]
+        return named.index(asked.group(1)) if asked.group(1) in named else None
     labels = [_ASKED_LABEL.search(question[s:e]) for s, e in options]
     for m in _ASKED_LABEL.finditer(after):
         for i, label in enumerate(labels):
@@ -147,20 +177,24 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
                 return i
     ordinal = _ORDINAL.search(question, options[-1][1] - 1)  # (a pick comes after the options it picks from)
     if ordinal:
-        return min(_ORDER[(ordinal.group(1) or ordinal.group(2)).lower()], len(options) - 1)
+        return min(_ORDER[next(g for g in ordinal.groups() if g).lower()], len(options) - 1)
     by_size = _BY_SIZE.search(question, options[-1][1] - 1)
     if by_size:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
     for m in _PICKED.finditer(question, options[-1][1] - 1):
-        words = {w for w in re.findall(r"[\w.+-]+", (m.group("x") or m.group("y") or m.group("z")).lower())} - _STOP
+        said = next(g for g in m.group("x", "y", "z", "w", "p") if g is not None)
+        words = {w for w in re.findall(r"[\w.+-]+", said.lower())} - _STOP
         if not words:
             continue
         holding = [i for i, (s, e) in enumerate(options)
                    if (s > m.start() or e <= m.start()) and words <= set(re.findall(r"[\w.+-]+", question[s:e].lower()))]
-        holding = holding or [i for i, (s, e) in enumerate(options)
-                              if any(w in question[s:e].lower() for w in words)]
         if len(holding) == 1:
             return holding[0]
+        # else the one option holding the most of the words ("going with fp8 at 128k for 2 seqs")
+        shared = [sum(w in question[s:e].lower() for w in words) if (s > m.start() or e <= m.start()) else 0
+                  for s, e in options]
+        if max(shared) and shared.count(max(shared)) == 1:
+            return shared.index(max(shared))
     return None
 
 

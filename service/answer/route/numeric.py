@@ -309,6 +309,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("rent", "rental", "rented", "renting", "buy") and r.has("how_many", "how_long", "days") \
             and not r.has("how_much"):
         return True  # "how many do we need to rent?": a count, not a price
+    if word == "rental" and "the" in r.words[max(cue.start - 3, 0):cue.start] and not r.has("how_much"):
+        return True  # "on the h200 rental, …": the option rented, named
     if word in ("gemm", "matmul") and (r.of("QUANTITY", "flop_per_byte") or "intensity" in r.words):
         return True  # "our fp8 gemm at 300 ops/byte": a kernel given by its intensity
     if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
