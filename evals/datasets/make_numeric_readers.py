@@ -1074,7 +1074,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 8  # then batches 126-133
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)]  # then batches 126-137, and 138 (4 calculated, 64 unknown names)
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
