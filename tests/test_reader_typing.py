@@ -3,7 +3,7 @@ together with a colon, idioms that look like cue words, and an operation or a pe
 import pytest
 
 from routing import assert_routed
-from service.answer.route.numeric import UnknownGpu, route_numeric
+from service.answer.route.numeric import UnknownGpu, UnknownModel, route_numeric
 from service.answer.route.typography import as_plain_characters
 
 TYPED = [
@@ -140,3 +140,54 @@ def test_the_option_asked_about_is_the_setup(question, calculator, expected):
 def test_a_quiz_items_lettered_answers_are_still_no_options():
     assert_routed("Which is closest to the weight memory of Llama 3.1 70B in FP8? A) 35 GB B) 70 GB C) 140 GB", "memory",
                   {"precision": "fp8", "gpu": None})
+
+
+# Names the registry does not hold, hidden the way readers hide them (second blind batch of unknown names)
+@pytest.mark.parametrize("question, unknown", [
+    ("llama 3.1 8b on 1T tokens over 64 ct4p-hightpu-4t hosts (4 chips each, so 256 chips), bf16, 45% mfu — days?",
+     UnknownGpu),
+    ("azure Standard_NC6s_v3 — roofline of its gpu in fp16 at 50 flop/byte, attainable TFLOP/s?", UnknownGpu),
+    ("qwen2.5 7b fp16 on one card of an OCI BM.GPU.A10.4 shape, batch 8, 4096 tokens each — aggregate tok/s?",
+     UnknownGpu),
+    ("rtx 4090 d (the china one with fewer cuda cores) — llama 3.1 8b int8, batch 1, kv ignored, tok/s?", UnknownGpu),
+    ("rtx pro 6000 max-q (the 300 W workstation edition) — qwen2.5 72b fp8, single stream, no kv, tok/s?", UnknownGpu),
+    # an ollama tag's size that is only close to R1's active 37B is the 32B distill, not R1
+    ("deepseek-r1:32b on an l40s, how much vram is free?", UnknownModel),
+])
+def test_an_unknown_name_is_never_computed_as_a_registry_entry(question, unknown):
+    assert isinstance(route_numeric(question), unknown)
+
+
+def test_a_known_instance_and_a_models_own_sizes_still_compute():
+    assert_routed("on a p5.48xlarge, llama 3.1 70b fp8 tok/s?", "decode", {"gpu": "h100-sxm", "gpus": 8})
+    assert_routed("deepseek r1 37b active, 671b total fp8 on 8 h200 free?", "memory", {"model": "deepseek-r1"})
+
+
+# Two asks in one message (second blind batch of the class)
+TWO_ASKS = [
+    # the model named only in the qualitative half is the one the calculation is about
+    ("does vllm store deepseek r1's mla latent as-is or decompress it? related number: 10 reasoning traces of 48,000 "
+     "tokens each, bf16 cache, total kv size", "kv_cache", {"model": "deepseek-r1", "batch": 10}),
+    ("is the 96 GB rtx pro 6000 blackwell a reasonable inference box or a trap? concretely: mixtral 8x7b int4 on one, "
+     "batch 1, ignoring kv, tok/s", "decode", {"gpu": "rtx-pro-6000"}),
+    # "curious whether …" is a qualitative ask without a question mark
+    ("Curious whether ROCm's MoE kernels are good enough that I'd ever get near the bound. The bound itself: mixtral "
+     "8x7b bf16 on one mi300x, batch 1, kv reads ignored, tok/s", "decode", {"gpu": "mi300x"}),
+    ("is it normal for reduce-scatter to look worse than all-reduce in nccl-tests? mine: reduce_scatter_perf on 16 "
+     "ranks prints algbw 24 GB/s, what busbw is that", "collective", {"algbw": 24e9, "primary": "busbw"}),
+    # a figure asked in its own sentence after the setup is no qualitative ask
+    ("(a) would you bother with cpu offload here at all?\n(b) numbers: fsdp full shard of llama 3.1 70b over 32 b200s, "
+     "seq len 4k, micro-batch 1, selective recompute. free memory per gpu after state + activations?", "memory",
+     {"primary": "free_bytes", "gpus": 32}),
+]
+
+
+@pytest.mark.parametrize("question, calculator, expected", TWO_ASKS)
+def test_the_calculation_half_of_two_asks_is_computed(question, calculator, expected):
+    assert assert_routed(question, calculator, expected).explain
+
+
+def test_an_unknown_part_in_the_calculation_half_is_said_unknown():
+    routed = route_numeric("is the l20 a sensible china-market alternative to the h20? and what would llama 3.1 8b "
+                           "bf16 do on one l20, batch 1, no kv, tok/s")
+    assert isinstance(routed, UnknownGpu) and routed.name == "l20"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from .tagger import UNLISTED
+
 _SMALL = r"(?:xlarge|2xlarge|4xlarge|8xlarge|16xlarge)"
 # (instance name, GPUs in it, the part as the tagger reads it); the name is matched whole, case-insensitively
 _INSTANCES: list[tuple[str, int, str]] = [
@@ -64,10 +66,17 @@ _ANY = re.compile(r"xlarge|g4dn|-\d{1,2}g\b|g2-standard|_v[245]\b|\bn[cd]m?\s?(?
                   re.I)
 
 
+# an instance name no entry above holds ("Standard_NC6s_v3", "BM.GPU.A10.4", "ct4p-hightpu-4t", "inf2.48xlarge"):
+# a card we do not know, never the default one
+_UNLISTED_INSTANCE = re.compile(
+    r"(?<![\w.-])(?:[a-z]{1,4}\d[a-z0-9-]*\.(?:\d*x?large|metal)|Standard_[A-Z]{1,4}\d+[A-Za-z0-9_]*|(?:BM|VM)\.GPU[\w.-]*"
+    r"|(?:a\d|g\d|ct\d[a-z]*)-[a-z]+(?:gpu|tpu|standard)-\d+[a-z]?)(?![\w-])", re.I)
+
+
 def as_gpus(question: str) -> tuple[str, list[str]]:
     """The question with each instance or system named by its GPUs, and a note of each reading."""
     notes = []
-    if not _ANY.search(question):
+    if not _ANY.search(question) and not _UNLISTED_INSTANCE.search(question):
         return question, notes
     question = _COUNT_OF_SYSTEMS.sub(r"\g<count> \g<name> \g<noun>", question)  # "4 racks of gb200 nvl72"
     for pattern, gpus, part in _NAMED:
@@ -89,7 +98,7 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
         question = pattern.sub(said, question)
         for said_again in restating:
             question = question.replace(said_again, "", 1)
-    return question, notes
+    return _UNLISTED_INSTANCE.sub(UNLISTED, question), notes
 
 
 _COUNT_OF_SYSTEMS = re.compile(rf"\b{_COUNT}(?P<noun>racks?|systems?|pods?)\s+of\s+(?P<name>gb[23]00\s+nvl72)\b", re.I)

@@ -969,7 +969,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
             return routed
     routed = _read(question, previous, computes)
     if routed is None:  # "how big is X's kv at 32k? and is that a lot?": the calculation, explained
-        half = calculation_half(question, lambda s: isinstance(_read(s, previous, computes), NumericRequest))
+        half = calculation_half(question, lambda s: _read(s, previous, computes) is not None)  # (an unknown name too)
         routed = _read(half, previous, computes) if half else None
         if isinstance(routed, NumericRequest):
             routed.explain = True

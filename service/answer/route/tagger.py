@@ -1527,7 +1527,9 @@ def _model_variant(doc: Doc, t: Tag) -> Tag:
     if k + 1 < len(doc) and doc[k].like_num and doc[k].text[:1].isdigit() and not doc[k].whitespace_ \
             and doc[k + 1].lower_ == "b" and (k + 2 >= len(doc) or doc[k + 2].lower_ not in _TOKEN_WORDS):
         size, params = float(doc[k].text) * 1e9, spec.params
-        if not any(abs(size - p) <= 0.2 * p for p in (params.total, params.active)):
+        # its total size, loosely ("llama 3.1 70b" of 70.6B), or its active size said closely ("37b" of R1; the
+        # "deepseek-r1:32b" ollama tag is a 32B distill)
+        if not (abs(size - params.total) <= 0.2 * params.total or abs(size - params.active) <= 0.05 * params.active):
             return Tag("UNKNOWN_MODEL", "model", t.start, k + 2, doc[t.start:k + 2].text)
     own = re.search(r"\(v(\d+(?:\.\d+)?)\)", spec.name)  # "Mistral 7B (v0.1)"
     typed = re.fullmatch(r"v(\d+(?:\.\d+)?)", "".join(w.lower_ for w in doc[t.end:t.end + 2]))
@@ -1552,6 +1554,11 @@ def _form_factor_variant(doc: Doc, t: Tag) -> Tag:
     k = t.end
     if t.label == "GPU" and k < len(doc) and doc[k].lower_ in _UNKNOWN_VARIANTS:  # "H100 CNX": no H100 SXM
         return Tag("UNKNOWN_GPU", "gpu", t.start, k + 1, doc[t.start:k + 1].text)
+    # "rtx 4090 d" (the cut-down export card), "rtx pro 6000 max-q": other cards than the registry's
+    if (t.label == "GPU" and t.key.startswith("rtx") and k < len(doc)
+            and (doc[k].lower_ in ("d", "maxq") or [w.lower_ for w in doc[k:k + 2]] == ["max", "q"])):
+        end = k + (2 if doc[k].lower_ == "max" else 1)
+        return Tag("UNKNOWN_GPU", "gpu", t.start, end, doc[t.start:end].text)
     if t.label != "GPU" or k >= len(doc) or doc[k].lower_ not in _FORM_FACTORS:
         return t
     if doc[k].lower_ == "pcie" and k + 1 < len(doc) and (doc[k + 1].like_num or doc[k + 1].lower_.startswith("gen")):

@@ -13,16 +13,26 @@ import re
 from typing import Callable
 
 from .background import kinds
+from .tagger import tag
 
+_NAMES = ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU")
 # a sentence ends at "?" or "." before a space, or at "and"/"also" opening a second ask after a dash or a comma
 _SENTENCE = re.compile(r"(?<=[?.!])\s+|\s+[—–]\s+(?=(?:and|also|but|plus)\b)")
 _ASKS = re.compile(r"\?\s*$|^\s*(?:and\s+|also\s+|but\s+|plus\s+|honestly\s+|so\s+)*(?:why|how|what|which|is|are|does|do|"
-                   r"should|would|could|can|will)\b", re.I)
+                   r"should|would|could|can|will|(?:i'?m\s+|also\s+)?curious(?:\s+too)?\s+(?:whether|if|why|how)|"
+                   r"(?:i'?m\s+)?wondering\s+(?:whether|if|why|how)|i\s+wonder)\b", re.I)
 
 _ORDERS = re.compile(r"^\s*(?:and\s+|also\s+|so\s+|for planning:?\s+)?(?:give|time|compute|calculate|estimate|tell|show|"
                      r"work out|size|figure out)\b|\b(?:how many|how much|how long|how fast|how big|what'?s the|what is the|what are the|"
-                     r"what does|what tok/s)\b|\b(?:time|tok/s|tokens/s|tps|gb|gib|tb|ms|seconds|total|size|flops|days|"
-                     r"hours|ceiling|celing|algbw|busbw)\s*\??\s*$", re.I)
+                     r"what does|what tok/s|free memory|memory left|headroom|free vram)\b"
+                     r"|\bwhat\s+(?:[\w/-]+\s+){1,3}(?:is|are|does|do|would|will)\b"  # "what busbw is that", "what algbw does …"
+                     r"|\b(?:time|tok/s|tokens/s|tps|gb|gib|tb|ms|seconds|total|size|flops|days|"
+                     r"hours|ceiling|celing|algbw|busbw|kv|bandwidth|peak)\s*\??\s*$", re.I)
+
+# a sentence asking for a figure whose setup is in another sentence ("free memory per gpu after state +
+# activations?") is no qualitative ask
+_FIGURE_ASKED = re.compile(r"\b(?:how many|how much|how long|how big|free memory|memory left|headroom|free vram)\b|"
+                           r"\b(?:tok/s|tokens/s|gb|kv|busbw|algbw|flops|days|hours)\s*\??\s*$", re.I)
 
 
 def calculation_half(question: str, asks_a_calculation: Callable[[str], bool]) -> str | None:
@@ -30,15 +40,22 @@ def calculation_half(question: str, asks_a_calculation: Callable[[str], bool]) -
     sentences = [s for s in _SENTENCE.split(question) if s and s.strip()]
     if len(sentences) < 2:
         return None
-    qualitative = [s for s in sentences if _ASKS.search(s) and not asks_a_calculation(s)]
+    qualitative = [s for s in sentences if _ASKS.search(s) and not asks_a_calculation(s) and not _FIGURE_ASKED.search(s)]
     if not qualitative or len(qualitative) == len(sentences):
         return None
     kept = [s for s in sentences if s not in qualitative]
     if not any(_ORDERS.search(s) for s in kept):
         return None  # "… OOMs only in the backward pass. why the backward?": the rest tells, it asks nothing
     half = " ".join(kept)
-    # a model or a part named only in the qualitative half ("is the mi300a any good? … tok/s on it?") stays asked
-    # about: without it, a default would silently stand in
-    if not kinds(" ".join(qualitative), names_only=True) <= kinds(half, names_only=True):
-        return None
+    # a model or a part named only in the qualitative half ("is the mi300a any good? … tok/s on it?", "does vllm store
+    # deepseek r1's latent as-is? related number: 10 traces of 48,000 tokens, total kv") is the one the calculation
+    # is about: it is said before the calculation's half (without it a default would silently stand in), unless that
+    # half names one of its own kind, or the qualitative half names two (which one is meant is left open)
+    missing = kinds(" ".join(qualitative), names_only=True) - kinds(half, names_only=True)
+    if missing:
+        named = {t.text.lower(): t.text for s in qualitative for t in tag(s).tags
+                 if t.label in _NAMES and (t.label.removeprefix("UNKNOWN_"), "") in missing}
+        if len(named) != len(missing):
+            return None
+        half = ", ".join(named.values()) + ": " + half
     return half
