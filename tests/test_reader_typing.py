@@ -191,3 +191,30 @@ def test_an_unknown_part_in_the_calculation_half_is_said_unknown():
     routed = route_numeric("is the l20 a sensible china-market alternative to the h20? and what would llama 3.1 8b "
                            "bf16 do on one l20, batch 1, no kv, tok/s")
     assert isinstance(routed, UnknownGpu) and routed.name == "l20"
+
+
+# Pasted monitoring output (second blind batch of the class)
+METRICS = [
+    # Prometheus' JSON result; an idle pod's zero running requests is no batch; DCGM's modelName is the card
+    ('{"metric":{"__name__":"vllm:num_requests_running","model_name":"mistralai/Mistral-7B-Instruct-v0.1"},'
+     '"value":[1718031200.5,"0"]}\n{"metric":{"__name__":"DCGM_FI_DEV_FB_TOTAL","gpu":"0","modelName":"NVIDIA L4"},'
+     '"value":[1718031200.5,"23034"]}\n\nif I requantize that model to int8, weights only, how much of the card is left?',
+     "memory", {"model": "mistral-7b", "gpu": "l4", "batch": None}),
+    # the cache's dtype label is the KV precision ("auto" says nothing)
+    ('vllm:num_requests_running{model_name="openai/gpt-oss-20b"} 11\nvllm:cache_config_info{cache_dtype="fp8"} 1.0\n\n'
+     'all far past the 128-token window. what does each further token add to the kv cache?', "kv_cache",
+     {"kv_precision": "fp8", "primary": "kv_bytes_per_token_past_window"}),
+    ('llamacpp:kv_cache_tokens{model="Meta-Llama-3-70B-Instruct-Q4_K_M"} 40960\n\nf16 cache. kv_cache_tokens is the '
+     'number of tokens held across all slots — in bytes that is? (llama 3 70b)', "kv_cache", {"context": 40960}),
+    # a card's product label, RCCL's metrics, and bytes per second printed without a prefix
+    ('rccl_reducescatter_bytes{comm="zero",nranks="8"} 1073741824\ngpu_gfx_activity{gpu_id="0",card_model="AMD Instinct '
+     'MI325X"} 66\n\nreduce-scatter of that buffer over infinity fabric: time per call?', "collective",
+     {"gpu": "mi325x", "size": 1073741824, "ranks": 8}),
+    ('nccl_allgather_busbw_bytes_per_second{nranks="64",job="fsdp-405b"} 3.8e10\n\nwhat algbw was that op seeing?',
+     "collective", {"busbw": 38e9, "ranks": 64}),
+]
+
+
+@pytest.mark.parametrize("question, calculator, expected", METRICS)
+def test_pasted_metrics_give_the_figures_they_label(question, calculator, expected):
+    assert_routed(question, calculator, expected)

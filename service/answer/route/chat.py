@@ -32,8 +32,6 @@ _REWRITES = [(re.compile(pattern, re.M), words) for pattern, words in (
     # a ticket, an issue or a pull request: "(ticket OPS-7781)", "jira INFRA-220", "see #4521"
     (r"\b(?:tickets?|issues?|jira|bugs?|incidents?|cases?|prs?|pull requests?)\s*:?\s*(?:#\s*|[A-Za-z]+-)\d+\b"
      r"|(?<![\w-])(?!(?:RTX|DGX|HGX|GPT|NVL|MIG)-)[A-Z]{3,}-\d{2,}\b|(?<![\w&])#\d{3,}\b", " "),
-    # spaces typed twice or left by markup taken out ("16  users"): one space, or a count is cut from its noun
-    (r"(?<=\S) {2,}(?=\S)", " "),  # (tabs stay: they part a pasted table's cells)
 )]
 _QUOTE = re.compile(r"^\s*>(?!>)")  # a quoted line (">>> " is a Python prompt)
 

@@ -41,8 +41,10 @@ _ASKED = [(re.compile(pattern, re.I), words) for pattern, words in (
 
 def as_spelled_spec(text: str) -> str:
     """The compact spec said field by field (a question written in sentences comes back as it is)."""
-    if "\n" in text.strip() or "://" in text or _SED.search(text) or _RUN_NAME.search(text):
-        return text  # pasted tables and tool output, links, "s/int4/fp8/", run names: read where those are
+    if ("\n" in text.strip() or "://" in text or _SED.search(text) or _RUN_NAME.search(text)
+            or text.lstrip().startswith("|")):
+        return text  # pasted tables and tool output (one nvidia-smi row: "|   0  NVIDIA H100 …"), links,
+        # "s/int4/fp8/", run names: read where those are
     arrows = list(_ARROW.finditer(text))
     # the ask after the arrow is a word or three, no figure: "→ days", "=> agg tps" (not "128k → 100k tokens …")
     ask = text[arrows[-1].end():] if arrows else ""

@@ -19,18 +19,32 @@ _LABEL = re.compile(r"(\w+)\s*=\s*\"([^\"]*)\"")
 _VALUES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"num_requests_running|num_running_reqs|batch_current_size", "batch {}"),
     (r"world_size", "{} GPUs"), (r"_mfu$", "mfu {}"), (r"tokens_target", "{} tokens"), (r"zero_stage", "zero stage {}"),
-    (r"nccl_\w*busbw", "busbw {} B/s"), (r"nccl_\w*algbw", "algbw {} B/s"), (r"nccl_\w*_bytes$", "a {} bytes buffer"),
-    (r"max_total_tokens|max_model_len", "{} context"),
+    (r"[nr]ccl_\w*busbw", "busbw {} B/s"), (r"[nr]ccl_\w*algbw", "algbw {} B/s"),
+    (r"[nr]ccl_\w*_bytes$", "a {} bytes buffer"),
+    (r"max_total_tokens|max_model_len", "{} context"), (r"kv_cache_tokens$", "{} tokens of context"),
 )]
-_OPERATION = re.compile(r"nccl_(all_?reduce|all_?gather|reduce_?scatter|broadcast|all_?to_?all)", re.I)
+_OPERATION = re.compile(r"[nr]ccl_(all_?reduce|all_?gather|reduce_?scatter|broadcast|all_?to_?all)", re.I)
+# a label → how it is said; a card's product label names the part ("card_model", "accelerator", DCGM's "modelName")
 _LABELS = {"model_name": "{}", "model_id": "{}", "model": "{}", "modelname": "{}", "nranks": "{} ranks",
-           "nnodes": "{} nodes", "cache_dtype": "", "sharding_strategy": "{}", "shard_group_size": "shard group {}"}
+           "nnodes": "{} nodes", "cache_dtype": "{} kv cache", "sharding_strategy": "{}", "shard_group_size": "shard group {}",
+           "card_model": "{}", "accelerator": "{}", "gpu_model": "{}", "device_name": "{}", "block_size": "{}-token blocks"}
+_VENDOR = re.compile(r"^(?:NVIDIA|AMD Instinct|AMD|Intel)\s+", re.I)
+# Prometheus' JSON result: {"metric":{"__name__":"…","model_name":"…"},"value":[1718031200.5,"0"]}
+_JSON_RESULT = re.compile(r'\{\s*"metric"\s*:\s*\{(?P<labels>[^{}]*)\}\s*,\s*"value"\s*:\s*\[[^,\]]+,\s*"(?P<value>[^"]+)"\s*\]\s*\}')
+
+
+def _as_line(m: re.Match) -> str:
+    """A JSON result said as the text exposition's line: name{labels} value."""
+    labels = dict(re.findall(r'"(\w+)"\s*:\s*"([^"]*)"', m.group("labels")))
+    name = labels.pop("__name__", "metric")
+    return name + "{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "} " + m.group("value")
 
 
 def as_metrics_said(question: str) -> str:
     """The question with its pasted metric lines said in words (a question with none is unchanged)."""
     if "{" not in question and not re.search(r"^\s*[a-z_:]+_\w+\s+[\d.]+\s*$", question, re.M | re.I):
         return question
+    question = _JSON_RESULT.sub(_as_line, question)
     said: list[str] = []
     seen: set[object] = set()  # what is said once: a label's (key, value), an operation, a metric
 
@@ -38,16 +52,16 @@ def as_metrics_said(question: str) -> str:
         words = []
         for key, value in _LABEL.findall(m.group("labels") or ""):
             form = _LABELS.get(key.lower())
-            if form and (key.lower(), value) not in seen:
+            if form and (key.lower(), value) not in seen and value.lower() != "auto":  # ("cache_dtype=auto": unsaid)
                 seen.add((key.lower(), value))
-                words.append(form.format(re.sub(r"^NVIDIA\s+", "", value)))
+                words.append(form.format(_VENDOR.sub("", value)))
         name, value = m.group("name"), m.group("value")
         op = _OPERATION.search(name)
         if op and op.group(1).lower() not in seen:
             seen.add(op.group(1).lower())
             words.append(op.group(1).replace("_", "-"))
         form = next((w for pattern, w in _VALUES if pattern.search(name)), None)
-        if form and name not in seen:
+        if form and name not in seen and float(value) != 0:  # ("num_requests_running … 0": an idle pod, no batch)
             seen.add(name)
             words.append(form.format(value))
         said.extend(words)

@@ -681,6 +681,8 @@ def _notation(text: str) -> str:
         return f"{2 ** int(m.group(1))}" + (" bytes" if m.group(2) else "")  # "2^30 B": bytes, not a billion
 
     text = _numbers_written_out(_TWO_POWER.sub(two, _TEN_POWER.sub(ten, text)))
+    # bytes per second with no prefix, as metrics print them: said in GB/s (before "e10" is read as a power)
+    text = _BARE_BYTE_RATE.sub(lambda m: f"{float(m.group(1)) / 1e9:g} GB/s", text)
     text = _SIGNED_EXPONENT.sub(lambda m: format(Decimal(m.group(0)), "f"), text)  # "1e-5 s": 0.00001 s
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
@@ -688,6 +690,10 @@ def _notation(text: str) -> str:
 
 
 # a signed exponent, which the hyphen reader would split ("1e-5" is no "1e 5"); "3.8e25" the tokenizer reads
+# "38000000000 B/s", "3.8e10 B/s" (whose "e10 B" would read as a size name: 10B parameters)
+_DOUBLED_SPACES = re.compile(r"(?<=\S) {2,}(?=\S)")
+_BARE_BYTE_RATE = re.compile(r"(?<![\w.])(\d{7,}(?:\.\d+)?|\d+(?:\.\d+)?[eE]\+?\d{1,2})\s*(?:B/s|bytes/s|bytes per second)"
+                             r"(?![\w/])")
 _SIGNED_EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]\d{1,2}(?![\w.])")
 _MODULE_CALL = re.compile(r"\b(?:torch\.distributed|dist|nccl|xm|hvd|jax\.lax|lax)\.(?=[a-z_]+\()")
 _FLAG = re.compile(r"(?<!\S)--?(?=[A-Za-z])")  # a command line's "--nnodes", "--max-model-len": read as words
@@ -812,6 +818,9 @@ def _typed_form(question: str) -> str:
     text = as_fields(text)  # a pasted table's row, field by field
     text = as_stated(text)  # pasted tool output and command lines
     text = without_log_figures(text)  # pasted logs and error messages
+    # spaces typed twice or left where an emoji was ("16  users"): one space, or a count is cut from its noun (not in
+    # a table's row, whose columns runs of spaces part: "|   0  NVIDIA H100 …" is no count of 0 H100s)
+    text = "\n".join(line if "|" in line else _DOUBLED_SPACES.sub(" ", line) for line in text.split("\n"))
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = as_keyed(text)  # a phone keyboard's split names and glued commas
     text = mended(text)  # short names typed with one slip: "itn8", "qwn2.5", "rtz 5090", "h200d"
