@@ -218,3 +218,22 @@ METRICS = [
 @pytest.mark.parametrize("question, calculator, expected", METRICS)
 def test_pasted_metrics_give_the_figures_they_label(question, calculator, expected):
     assert_routed(question, calculator, expected)
+
+
+# Page follow-ups and background after the ask
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("kv for llama 3 8b, 52 × 8k, total?", "kv_cache", {"batch": 52, "context": 8192}),
+    ("hbm left per h200 once llama 3.1 70b's bf16 weights are split over 8 of them?", "memory", {"gpus": 8}),
+    # "Background:" after the ask: an endpoint's uptime in days sets nothing up
+    ("Qwen2.5 72B with an int8 KV cache: how big is the cache for 40 concurrent requests of 10,000 tokens each? "
+     "Background: this replaces a Llama 3 70B endpoint that has been up for 412 days and serves 9 tenants.", "kv_cache",
+     {"model": "qwen2.5-72b", "batch": 40}),
+])
+def test_follow_ups_and_background_read_as_meant(question, calculator, expected):
+    assert_routed(question, calculator, expected)
+
+
+def test_a_count_of_them_does_not_drop_the_part_it_counts():
+    routed = route_numeric("we have old v100 32gb boxes; if we trained llama 3.1 8b on 1T tokens with 256 of them at "
+                           "40% mfu, how many days?")
+    assert isinstance(routed, UnknownGpu)

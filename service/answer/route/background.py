@@ -123,7 +123,7 @@ def without_background(question: str) -> str:
     label = _LABEL.search(text)
     if label and _ASKS.search(text[:label.start()]):  # "kv per token for mistral 7b? context: …": the rest is told,
         told_after = text[label.end():]  # unless it sets up what the ask lacks ("for context: a100 40gb, bf16, …")
-        sets_up = not tells(told_after) and not kinds(told_after) <= kinds(text[:label.start()])
+        sets_up = not tells(told_after) and not _setup_kinds(told_after) <= _setup_kinds(text[:label.start()])
         text = text[:label.start()] + (" " + told_after if sets_up else "")
     pieces = [p for part in _ASIDE.split(text) for p in ([part] if _ASIDE.fullmatch(part) else _SENTENCE_END.split(part))]
     told = [p for p in pieces if p.strip() and ((not _ASKS.search(p) and tells(p))
@@ -139,6 +139,12 @@ def without_background(question: str) -> str:
                                              or _SET_ASIDE.search(p))) <= said]
     rest = " ".join(p.strip() for p in kept if p.strip())
     return rest if _ASKS.search(rest) or not _ASKS.search(question) else question
+
+
+def _setup_kinds(text: str) -> set[tuple[str, str]]:
+    """The kinds a calculation's setup can take from a "context:" tail (how long an endpoint has been up, "412 days",
+    or a hit rate sets up nothing)."""
+    return kinds(text) - {("QUANTITY", "days"), ("QUANTITY", "seconds"), ("QUANTITY", "percent")}
 
 
 def kinds(text: str, names_only: bool = False) -> set[tuple[str, str]]:

@@ -454,6 +454,15 @@ def _sequences_times_tokens(r: Reading, s: Slots, used: set[int]) -> None:
             s.token_counts.append(Tag("QUANTITY", "tokens_labelled", b.start, b.end, b.text, b.value))
             s.note(f"“{a.text} x {b.text}” read as {fmt_int(a.value)} sequences × {fmt_int(b.value)} tokens")
             return
+    # "the 52 × 8k capacity case": the context written with its "k" is a token count already; the count before is the batch
+    for a in numbers:
+        after = next((t for t in r.of("QUANTITY") if t.key in ("tokens", "tokens_bare") and t.start == a.end + 1), None)
+        if (after is not None and r.words[a.end] in ("x", "×", "*") and 1 <= a.value <= 4096 and a.value.is_integer()
+                and "batch" not in s.values):
+            used.add(id(a))
+            s.values["batch"] = int(a.value)
+            s.note(f"“{a.text} x {after.text}” read as {fmt_int(a.value)} sequences of {after.text} tokens")
+            return
 
 
 def _topology(s: Slots) -> None:

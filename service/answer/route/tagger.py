@@ -845,7 +845,7 @@ def _typed_form(question: str) -> str:
     text = _CHOSEN_SIDE.sub(_chosen_side, text)  # "fp8 vs bf16 - just give me the fp8 one"
     text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
-    text = _OF_THESE.sub(r"\g<n> GPUs", text)  # "L40S, 48 GB … i have 4 of these"
+    text = _OF_THESE.sub(lambda m: f"{m.group('n') or m.group('m')} GPUs", text)  # "L40S, 48 GB … i have 4 of these"
     text = _FOR_CONTEXT.sub(" ", text)  # "for context: a100 40gb, …" gives no context length
     text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
     text = _FEW_OF.sub(r"\1 ", text)  # "a couple of chats", "a pair of nodes": the count, next to its noun
@@ -895,8 +895,9 @@ def _per_byte(m: re.Match) -> str:
     return f"{per_byte:.6g} FLOP/byte"
 
 
-# "<the card's spec> … i have 4 of these": the part the reader pasted or named, that many times
-_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)", re.I)
+# "<the card's spec> … i have 4 of these", "weights split over 8 of them": the part named, that many times
+_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b"
+                       r"(?!\s+(?:nodes|servers|boxes|racks|machines)\b)|\b(?<=over |ross |onto )(?P<m>\d+)\s+of\s+them\b", re.I)
 
 # syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)
 _GRADIENT_SYNC = re.compile(r"\bsync(?:ing|hroni[sz]e|hroni[sz]ing)?\s+(?P<what>(?:[\w-]+\s+){0,3}?(?:gradients|grads)\b)",
