@@ -237,3 +237,24 @@ def test_a_count_of_them_does_not_drop_the_part_it_counts():
     routed = route_numeric("we have old v100 32gb boxes; if we trained llama 3.1 8b on 1T tokens with 256 of them at "
                            "40% mfu, how many days?")
     assert isinstance(routed, UnknownGpu)
+
+
+# Sequences split evenly over replicas, asked of one: each one's share is the batch
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("llama 3 8b, 96 chats split evenly over 3 l4 nodes, 6,000 tokens each, int8 kv — kv per node?", "kv_cache",
+     {"batch": 32}),
+    ("600 requests load-balanced evenly over 24 gpus, one qwen2.5 7b replica per gpu, 4k each, fp8 kv — kv cache per "
+     "gpu?", "kv_cache", {"batch": 25}),
+    # the boxes counted earlier in the message
+    ("llama 3.1 70b fp8 on 3 boxes of 8 h20, tp 8 per box, 96 users split evenly over the boxes at 16k, fp8 kv — "
+     "per-user tok/s?", "decode", {"batch": 32, "gpus": 8}),
+    # the total across all of them keeps every sequence
+    ("llama 3 8b, 96 chats split evenly over 3 nodes, 6k each — total kv across all nodes?", "kv_cache", {"batch": 96}),
+])
+def test_a_replicas_share_of_sequences_split_evenly_is_its_batch(question, calculator, expected):
+    assert_routed(question, calculator, expected)
+
+
+def test_how_many_times_a_weight_is_read_is_a_mechanism_not_a_rate():
+    assert route_numeric("at batch 64 how many times does llama 3.1 8b read each weight matrix per decode step on an "
+                         "h100, once for the whole batch? explain the sharing") is None

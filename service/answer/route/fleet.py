@@ -36,8 +36,39 @@ _ALL_OF_THEM = re.compile(r"\b(?:whole|entire)\s+(?:fleet|node|cluster|rack|pod|
 _NODES_TIMES = re.compile(r"\b(\d+)\s+nodes?\s*[x×*]\s*(\d+)\s+[\w-]+\b(?=\s*,?\s*each\s+(?:gpu|card|chip)\b)", re.I)
 
 
+# "96 chats split evenly over 3 l4 nodes", "600 requests load-balanced evenly over 24 gpus", "384 users balanced
+# across the nodes" (the nodes counted elsewhere): each replica serves its share
+_SPLIT = re.compile(rf"\b(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\s+(?:(?:are|is|get|gets)\s+)?(?:split|spread|balanced|"
+                    rf"load[- ]balanced|divided|distributed|shared|sharded)\s+(?:evenly\s+|equally\s+)?"
+                    rf"(?:over|across|among|between)\s+(?:the\s+|our\s+|all\s+)?(?:(?P<m>\d+)\s+)?"
+                    rf"(?:[\w.-]+\s+){{0,2}}?(?P<unit>{_UNITS})\b", re.I)
+
+
+def _split_batch(question: str) -> tuple[str, list[str]]:
+    """Sequences split evenly over replicas, asked of one of them: each one's share is the batch."""
+    m = _SPLIT.search(question)
+    if m is None or _ALL_OF_THEM.search(question[m.end():]):
+        return question, []  # (the fleet's total is asked: the batch is all of them)
+    units = m.group("m")
+    if units is None:  # "… balanced across the nodes", their count said elsewhere ("3 nodes", "3 boxes of 8 h20")
+        unit = m.group("unit").lower().rstrip("s").removesuffix("e" if m.group("unit").lower() == "boxes" else "")
+        counted = re.search(rf"\b(\d+)\s+(?:[\w.-]+\s+){{0,2}}?{re.escape(unit)}(?:e?s)?\b", question[:m.start()], re.I)
+        units = counted.group(1) if counted else None
+    n = int(m.group("n"))
+    if not units or int(units) < 2 or n % int(units):
+        return question, []
+    share = n // int(units)
+    new = f"{share} {m.group('seqs')} per {m.group('unit').rstrip('s') if not m.group('unit').lower().endswith('boxes') else 'box'}"
+    note = f"“{m.group(0)}” read as {share} {m.group('seqs').split()[-1]} on each ({n} ÷ {units})"
+    return question[:m.start()] + new + question[m.end():], [note]
+
+
 def as_fleet_batch(question: str) -> tuple[str, list[str]]:
-    """The question with a fleet's sequences as one batch, when it asks the KV cache of all of them."""
+    """The question with a fleet's sequences as one batch, when it asks the KV cache of all of them; sequences split
+    evenly over replicas, asked of one, as that one's share."""
+    question, split = _split_batch(question)
+    if split:
+        return question, split
     if not (_KV.search(question) and _ALL_OF_THEM.search(question)):
         return question, []
     question = _NODES_TIMES.sub(lambda m: f"{int(m.group(1)) * int(m.group(2))} gpus", question)
