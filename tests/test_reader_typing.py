@@ -258,3 +258,19 @@ def test_a_replicas_share_of_sequences_split_evenly_is_its_batch(question, calcu
 def test_how_many_times_a_weight_is_read_is_a_mechanism_not_a_rate():
     assert route_numeric("at batch 64 how many times does llama 3.1 8b read each weight matrix per decode step on an "
                          "h100, once for the whole batch? explain the sharing") is None
+
+
+# What the reader says beside the ask sets nothing up
+@pytest.mark.parametrize("question, calculator, expected", [
+    # an MFU said "separately" does not make a training-state question a training run
+    ("zero-2 across 128 gpus, llama 3.1 8b: training state per gpu with 16 B/param mixed-precision adam? we plan for 45% "
+     "MFU but that's a separate question", "memory", {"zero_stage": 2, "gpus": 128}),
+    # ", but I'm sizing for …" parts the history from what is asked now
+    ("We've logged 2.3 million chats since launch in 2024 and the median is 1,400 tokens, but I'm sizing for the worst "
+     "case: Llama 3.1 405B, 8 concurrent sessions at 128k each, bf16 KV. Total cache?", "kv_cache",
+     {"batch": 8, "context": 131072}),
+    ("Since the NCCL 2.21 -> 2.23 upgrade last Tuesday, 2 of our 24 nodes look slow. Expected number first: ring "
+     "all-reduce of 1 GiB across the eight B200s of one node over NVLink 5, how long?", "collective", {"ranks": 8}),
+])
+def test_what_is_said_beside_the_ask_sets_nothing_up(question, calculator, expected):
+    assert_routed(question, calculator, expected)

@@ -17,13 +17,16 @@ from .tagger import tag
 
 # An aside in brackets, or a sentence: ".", "!", "?" or ";" before a space, or a line break, ends one
 _ASIDE = re.compile(r"(\([^()]*\))")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)|\s[—–]\s(?=(?:so\s+|and\s+)?(?:how|what)\b)")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)|\s[—–]\s(?=(?:so\s+|and\s+)?(?:how|what)\b)"
+                           # "… the median is 1,400 tokens, but I'm sizing for the worst case: …": what is asked now
+                           r"|,\s+(?=but\s+(?:i'?m|we'?re|i am|we are|this time|for this)\b)", re.I)
 _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|which|whats|estimate|compute|calculate|give me|tell me|is it|"
                    r"can (?:it|a|one|we|i)|will it|would it|does it|do i|do we)\b", re.I)
 # History tells what was, never what is asked; paperwork and money tell why, unless the sentence also sets a
 # time window ("a $4M budget and a 45-day window") or takes something back ("EDIT: 4 gpus, budget got cut")
 _HISTORY = re.compile(
-    r"\b(?:used to|last (?:year|month|week|quarter|run|time|eval|test)|last year's|back in|previous(?:ly)?|our old|"
+    r"\b(?:used to|last (?:year|month|week|quarter|run|time|eval|test|night|monday|tuesday|wednesday|thursday|friday|"
+    r"weekend|sprint)|last year's|back in|previous(?:ly)?|our old|"
     r"(?:took|came to|peaked at|was on|were on|replaced|already done|\d+ years? old|"
     r"(?:went|rose|fell|dropped|jumped|improved|grew) from)\b|since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
 _PEOPLE = (r"people|persons|engineers|participants|attendees|headcount|team|teams|crew|rotation|of us|staff|"

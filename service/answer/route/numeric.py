@@ -459,7 +459,9 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
                                                     "checkpoint", "weights", "adam", "memory", "bandwidth") and not train)
     # ("we've got 64 GPUs for 6 weeks … what's the model state per GPU?": the run's state, whatever its schedule)
     deadline = deadline and not (r.has("training_state") and not _training_tokens(s))
-    if (_training_tokens(s) or "mfu" in v or deadline or _gpu_hours(r)
+    # ("training state per gpu …? we plan for 45% MFU but that's a separate question": the state is asked, not a run)
+    mfu = "mfu" in v and not (r.has("training_state") and not _training_tokens(s))
+    if (_training_tokens(s) or mfu or deadline or _gpu_hours(r)
             or (r.has("flops") and (train or (s.token_counts and not _asks_decode_time(r))))
             or (train and r.has("how_long", "days") and not _memoryish(r, v) and not r.has("training_state"))):
         return "training"
