@@ -274,3 +274,11 @@ def test_how_many_times_a_weight_is_read_is_a_mechanism_not_a_rate():
 ])
 def test_what_is_said_beside_the_ask_sets_nothing_up(question, calculator, expected):
     assert_routed(question, calculator, expected)
+
+
+def test_a_figure_asked_of_a_model_named_only_in_the_first_ask_is_computed_or_said_unknown():
+    assert assert_routed("is qwen2.5 72b decode at batch 1 on an h200 purely bandwidth-bound? and what tok/s does the "
+                         "bound give with fp8 weights, one gpu, kv reads ignored?", "decode",
+                         {"model": "qwen2.5-72b", "gpu": "h200"}).explain
+    assert isinstance(route_numeric("is qwen3-32b's thinking mode worth the extra tokens? also what's its kv cache at "
+                                    "32k ctx for 4 users, bf16 cache"), UnknownModel)

@@ -32,6 +32,8 @@ _ORDERS = re.compile(r"^\s*(?:and\s+|also\s+|so\s+|for planning:?\s+)?(?:give|ti
 # a sentence asking for a figure whose setup is in another sentence ("free memory per gpu after state +
 # activations?") is no qualitative ask
 _FIGURE_ASKED = re.compile(r"\b(?:how many|how much|how long|how big|free memory|memory left|headroom|free vram)\b|"
+                           r"\bwhat\s+(?:tok/s|tokens/s|throughput|busbw|algbw)\b|"  # "what tok/s does the bound give …"
+                           r"\bwhat'?s\s+(?:its|the)\s+(?:kv|kv cache|memory|footprint|step time|latency)\b|"
                            r"\b(?:tok/s|tokens/s|gb|kv|busbw|algbw|flops|days|hours)\s*\??\s*$", re.I)
 
 
@@ -44,7 +46,7 @@ def calculation_half(question: str, asks_a_calculation: Callable[[str], bool]) -
     if not qualitative or len(qualitative) == len(sentences):
         return None
     kept = [s for s in sentences if s not in qualitative]
-    if not any(_ORDERS.search(s) for s in kept):
+    if not any(_ORDERS.search(s) or _FIGURE_ASKED.search(s) for s in kept):
         return None  # "… OOMs only in the backward pass. why the backward?": the rest tells, it asks nothing
     half = " ".join(kept)
     # a model or a part named only in the qualitative half ("is the mi300a any good? … tok/s on it?", "does vllm store
