@@ -282,3 +282,20 @@ def test_a_figure_asked_of_a_model_named_only_in_the_first_ask_is_computed_or_sa
                          {"model": "qwen2.5-72b", "gpu": "h200"}).explain
     assert isinstance(route_numeric("is qwen3-32b's thinking mode worth the extra tokens? also what's its kv cache at "
                                     "32k ctx for 4 users, bf16 cache"), UnknownModel)
+
+
+@pytest.mark.parametrize("question", [
+    "before i calculate memory for mixtral 8x22b on 8 h100s, does vllm shard the experts with tp by default or do i "
+    "have to turn on expert parallel?",
+    "whats the config.json field that gives qwen2.5 72b its 8 kv heads, num_key_value_heads? and which other fields "
+    "does the kv formula read",
+    "how much does gqa with 8 kv heads cut what ring attention passes around in context parallel for llama 3.1 70b, "
+    "in words? why is the rotation cheap",
+])
+def test_near_misses_that_open_like_a_sum_are_not_computed(question):
+    assert route_numeric(question) is None
+
+
+def test_what_the_reader_will_calculate_later_leaves_a_real_ask_computed():
+    assert_routed("before i calculate it myself, what's the kv cache of llama 3.1 70b at 32k?", "kv_cache",
+                  {"context": 32768})

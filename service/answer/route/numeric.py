@@ -221,7 +221,7 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
         return False  # two models or parts named: a comparison, not one calculation
     if any(t.end == c.start and not _a_target(r, t) for c in r.of("CUE", "tokens_per_s") for t in s.loose):
         return False  # "logs 900 tokens per second … what is its MFU?": the rate is given, not asked (not "h100x2 tok/s")
-    if _is_conceptual(r) and not r.has(*_REQUEST):
+    if _is_conceptual(r) and not r.has(*_REQUEST) or r.has("no_figure"):
         return False
     first = next((w for w in r.words if w.isalpha()), "")
     imperative = r.words[:2] in (["do", "it"], ["do", "this"], ["do", "that"])  # "do it two-level: …"
@@ -980,6 +980,7 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
 
 def _read(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
     """One question's reading: each rewrite undoes one way readers write, then the tags are bound and routed."""
+    question = _BEFORE_I_CALCULATE.sub("", question)  # "before i calculate memory for …, does vllm shard …?"
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
     question, example = without_the_articles_example(question)  # "the article uses 8 users at 4k, but we have 24 …"
     question, unasked = as_required(question)  # "Requirements:\n- …\n- SLO: 40 ms/token\nQuestion: total memory?"
@@ -998,6 +999,12 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None) 
     if isinstance(routed, NumericRequest) and said:  # what was rewritten is said, as read
         routed.assumed = said + routed.assumed
     return routed
+
+
+# "before i calculate memory for mixtral 8x22b on 8 h100s, does vllm shard the experts …?": what the reader will
+# calculate later, not what is asked now
+_BEFORE_I_CALCULATE = re.compile(r"^\s*before\s+(?:i|we)\s+(?:calculate|compute|work\s+out|estimate|size|figure\s+out)\b"
+                                 r"[^,?]*,\s*(?=(?:does|do|is|are|should|can|will|would|why|how|which|what)\b)", re.I)
 
 
 def _kv_summed(r: Reading) -> bool:

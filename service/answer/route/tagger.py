@@ -332,9 +332,11 @@ CUES: dict[str, tuple[str, ...]] = {
             # what a figure depends on, not the figure: "what actually sets decode speed … — flops or bandwidth?"
             "what sets", "what actually sets", "what determines", "what actually determines", "what limits",
             "what actually limits", "what bounds", "what governs", "what dominates", "what decides", "what makes",
-            # a mechanism or a field asked about: "how many times does it read each weight …", "…, in words?"
-            "in words", "how many times does", "how many times do", "which field", "which fields",
-            "which config field"),
+            # a mechanism asked about: "how many times does it read each weight …"
+            "how many times does", "how many times do"),
+    # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
+    "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
+                  "config.json field", "json field", "config field"),
     "how_does": ("how does", "how do", "how did", "how is", "how are", "how can", "how would", "how should",
                  "how to", "how do i", "how does one", "in what way"),
     "explain": ("explain", "describe", "walk me through", "intuition", "tell me about", "what happens"),
