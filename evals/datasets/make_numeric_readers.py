@@ -1054,6 +1054,70 @@ how does smoothquant make int8 activations workable for w8a8 on an a100, what do
 how do i tell if a qwen2.5 72b checkpoint on hugging face is already fp8, which config.json block says so? | retrieval | intent
 where does the win from an fp8 kv cache come from for llama 3.1 405b on 8 h200s at 32k, more users fitting, faster reads, or both? | retrieval | units,intent
 how many values share a scale in deepseek v3's fp8 activations vs its 128x128 weight blocks, and why are activations scaled at run time? | retrieval | quantity_of_model,units
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --gpu-memory-utilization 0.95 --max-model-len 32768 on 4x h100 80gb, is bumping 0.9 to 0.95 a bad idea? what tends to go wrong under load | retrieval | template,intent
+torchrun --nproc_per_node 8 full finetune of llama 3.1 8b on 8x a100 80gb, bf16 + adamw, seq 4096, micro batch 4: it OOMs at step 3, never step 1. what usually causes a late oom like that? | retrieval | template,training
+qwen2.5 72b bf16 on 2x h200, tp 2, max len 32k, 64 seqs and we keep hitting preemption. go fp8 weights or add a third replica, which would you pick? | retrieval | intent,label_order
+the vllm flags page runs llama 3.1 70b on 4 h100s with --max-num-seqs 64, why 64 and not 256? is that just headroom for the long requests | retrieval | template,intent
+llama 3.1 70b, 4x h100, bf16 weights, --kv-cache-dtype fp8, 32k ctx, 64 users. should we also move the weights to fp8 or is the fp8 kv cache alone the better first step? | retrieval | intent,units
+vllm startup on 2x h200 with qwen2.5 72b prints "Maximum concurrency for 32768 tokens per request: 10.1x", what does that line mean, is it a hard cap on users? | retrieval | template,units
+--block-size 32 instead of 16 for llama 3.1 8b on 1 h100 with 8k prompts and 128 seqs, what does that change besides fragmentation, worth touching at all? | retrieval | template,intent
+mistral 7b at 32k ctx on an l40s with its 4096 sliding window, does the window only cap what the cache stores or also what each token can attend to? | retrieval | intent,alias
+gpt-oss-120b on one h100 80gb, mxfp4 experts, bf16 attention, 128k ctx, 16 users: is --kv-cache-dtype fp8 still worth it when half the layers are sliding window anyway? | retrieval | intent,quantity_of_model
+deepseek v3 fp8 on 8x h200, mostly 100k token prompts, does mla make splitting prefill and decode cheap enough that you'd bother at this scale? | retrieval | intent,quantity_of_model
+llama 3.1 70b fp8 on 2x h100, batch 1, ~500 token answers, we launched with --enforce-eager during debugging. what does it change here and would u leave it on in prod? | retrieval | template,typo
+our vendor quoted 2x faster than an h100 for llama 3.1 70b batch-1 decode on their mi355x box at 8k ctx bf16, believable? what should we ask them to show | retrieval | non_nvidia,intent
+llama 3.1 8b on one l40s 48gb, bs 32, 2k ctx, latency is meh. move to an h100 or add a second l40s, what actually decides it? | retrieval | intent,alias
+does vllm support pipeline parallel for llama 3.1 405b across two nodes of eight h100s (tp 8, pp 2), and is that the shape the site recommends over tp 16? | retrieval | topology,word_numbers
+spec decoding with a 1b draft for llama 3.1 70b on 4 h100s, ~64 concurrent users during the day, would you turn it on or not? what should we measure first | retrieval | intent
+sglang --mem-fraction-static 0.85 vs vllm --gpu-memory-utilization 0.9 for qwen2.5 72b on 2 h200s, are these the same knob or do they split memory differently? | retrieval | template,alias
+--max-num-batched-tokens 2048 vs 16384 for llama 3.1 70b on 4x h100 with 8k prompts and a 50 ms tpot slo, which way would you lean and why | retrieval | template,intent
+p99 ttft went from 400 ms to 3 s when we raised --max-num-seqs from 32 to 128 on llama 3.1 8b, 1 h100. queueing, preemption or prefill stalls? what do we look at first | retrieval | template,intent
+we run llama 3.1 70b replicas on 4x h100 each and a cold start takes ~5 min, warm pool or scale to zero overnight? what would you do | retrieval | intent,units
+multi lora on llama 3.1 8b, 1 l40s, 50 tenants with rank 16 adapters and --max-loras 8, what happens to a request whose adapter isnt one of the 8 loaded? | retrieval | template,training
+prefix caching on, 6k token system prompt, 8 replicas of qwen2.5 7b on a100 80gb behind plain round robin. why is our hit rate so bad and what should the router do instead | retrieval | intent,alias
+chunked prefill on, llama 3.1 70b on 8x h100, a 100k token prompt lands while 40 users are decoding. what happens to everyone elses tpot, roughly in words? | retrieval | intent,typo
+ncu says my rmsnorm on an h100 runs at 80% of hbm bandwidth and ~2% of tensor core peak, is that good or should i still try to fuse it into the next kernel? | retrieval | intent,units
+4096x4096x4096 bf16 gemm on h100, our triton kernel gets ~600 tflops vs cublas ~750, worth chasing the rest or just call cublas? | retrieval | units,intent
+decode for llama 3.1 8b at batch 8 on an h100 is a skinny 8 x 4096 x 14336 gemm, why cant tiling push that anywhere near the ridge point? | retrieval | units,quantity_of_model
+mi300x is ~1307 tflops bf16 against 5.3 TB/s so its ridge sits lower than the h100's, does that make it better at decode or just mean fewer flops sit idle? | retrieval | non_nvidia,units
+prefill of a 4k prompt on llama 3.1 70b, a100 80gb, we only see ~45% of the 312 tflops peak. attention, launch overhead or tail waves, which is the usual culprit? | retrieval | alias,intent
+moving qwen2.5 72b fp8 from 8 h100s to trainium2, what breaks first when porting, static shapes? and does nki help or is it only for custom kernels | retrieval | non_nvidia,intent
+ran all_reduce_perf -b 8 -e 8G -f 2 -g 8 on one dgx h100 and busbw sits around 370 at 8 GB, is that a healthy node or should we open a ticket? | retrieval | template,collective_new
+2 nodes x 8 h100, 8x 400G cx7 per node, rail optimized, and someone pinned NCCL_IB_HCA to a single nic. what would that do to our cross node allreduce, in words? | retrieval | template,topology
+NCCL_DEBUG=INFO on our 4 node h100 job says NET/Socket instead of NET/IB, what does that mean and what should we check first? | retrieval | template,collective_new
+32 nodes of 8 h200s on roce 400g, 1 GB gradient buckets only reach ~60% of link rate and pfc pause counters keep climbing. incast? would you tune ecn or go lossless? | retrieval | topology,units
+quantum-x800 ib or spectrum-x for a 4,096 gpu gb200 build when we dont have an infiniband ops team, which would you pick? | retrieval | topology,alias
+deepseek v3 with ep 64 over 8 nodes of h800s, deepep normal kernels vs low latency kernels, which for prefill and which for decode? | retrieval | collective_new,topology
+one node in our 128 node h100 job has nvlink crc errors rising but the run is still going, drain it now or wait for the next checkpoint? | retrieval | intent,topology
+nvidia-peermem vs dma-buf for gpudirect rdma on our k8s h100 nodes with eight 400G nics, which should the gpu operator use and why? | retrieval | alias,word_numbers
+8 gpus per node and only 2 nics per node on a 16 node h100 cluster, is a hierarchical all-reduce the fix or should we just buy the other 6 nics per node? | retrieval | topology,collective_new
+ring or tree for a 64 KB allreduce on 1,024 h100s, whats the intuition for why nccl flips, and should we ever force NCCL_ALGO ourselves? | retrieval | collective_new,template
+llama 3.1 70b on 64 h100s (8 nodes), bf16, fsdp full shard, seq 8192, gbs 512, would you move to hybrid shard inside the node or add tp 8, which and why? | retrieval | training,topology
+ds_config zero stage 3 with offload_param to cpu on 8x a100 40gb for llama 3.1 8b, is param offload worth it or just slower than plain zero-3 here? | retrieval | template,training
+llama 3.1 405b on 2,048 h100s, tp 8 pp 16 dp 16, m=32 micro-batches, would interleaving with 2 virtual stages be worth the extra p2p traffic? | retrieval | training,topology
+7b model on 64 h100s at 32k seq len, context parallel 4 or full activation checkpointing, which would you reach for first? | retrieval | training,intent
+70b run on 1,024 h100s reports mfu 38% but dcgm tensor pipe active says ~55%, is that the recompute gap (hfu vs mfu) or are we mismeasuring something? | retrieval | training,units
+torchrun --nnodes=120:128 --max-restarts 3 for a 1024 gpu llama 70b job with tp 8 pp 4, does elastic actually help there or do we just restart from the checkpoint anyway? | retrieval | template,training
+rl post-training on llama 3.1 70b: 64 h100s, vllm rollouts of 512 samples x 8k tokens, fsdp trainer. colocate or split the pools? what would you measure first | retrieval | training,intent
+mixtral 8x7b training on 32 h100s, ep 8 or plain fsdp over all 32, which would you pick when token routing is lopsided across experts? | retrieval | training,topology
+fp8 training of a 70b on h100s with transformer engine and delayed scaling, loss spikes around step 20k, is that the scaling or something else? what do ppl check | retrieval | training,units
+gradient accumulation of 16 micro-steps with ddp on 8 a100s for qwen2.5 7b, what does no_sync do and what breaks if we forget it? | retrieval | training,alias
+deepseek v3 on 2,048 h800s with pp 16, what does dualpipe overlap that a plain 1f1b schedule doesnt? | retrieval | training,collective_new
+70b training on 1,024 h100s, checkpoint every 30 min to weka and each save stalls the job ~90 s. async sharded saves first or a faster storage tier, which would you try? | retrieval | training,intent
+after losing a node we restart our 405b run on 2,040 gpus instead of 2,048, can dcp reshard the checkpoint on load or do we need the exact same layout? | retrieval | training,topology
+15.6T token dataset stored as 2 MB shards on s3 for 16,384 ranks, why would tiny shards hurt and would you move it to a parallel fs instead? | retrieval | training,units
+gds on a box with 8 h100s loading llama 3.1 70b's 141 GB from local nvme, how do i tell if gds is really on or quietly falling back to compatibility mode? | retrieval | units,intent
+vast vs weka for a 2,048 h100 cluster doing 405b checkpoint bursts plus nfs home dirs, which would you shortlist if we cant run a custom client on the hosts? | retrieval | training,intent
+image model training on 1,024 a100s, jpeg decode on cpu with 8 workers per gpu, gpu util sawtooths. is it the loader, and would dali or offline preprocessing be the fix? | retrieval | training,alias
+onboarding deepseek v3 (671b, fp8) onto 200 serving nodes, why pull the weights once into an internal store instead of every node hitting hugging face? | retrieval | intent,quantity_of_model
+qwen2.5 72b on 4x a100 80gb, no native fp8 on ampere, smoothquant int8 w8a8 or awq int4 for a batch 32 chat service, which would you go with? | retrieval | alias,intent
+we requantized gpt-oss-120b's mxfp4 experts to awq int4 so it runs on our a100s, the site says serve the format the authors evaluated, whats the actual risk? | retrieval | units,alias
+--quantization fp8 on a bf16 llama 3.1 8b checkpoint on 1 l40s vs downloading a pre-quantized fp8 checkpoint, which would you ship and why? | retrieval | template,intent
+someone converted deepseek v3's 128x128 block scaled fp8 weights to per-tensor fp8 to reuse an older kernel on 8 h200s, what is likely to go wrong and what evals would you run? | retrieval | units,quantity_of_model
+nvfp4 weights plus fp8 kv cache for llama 3.1 405b on 8 b200s, sane default or too aggressive for a coding assistant? | retrieval | units,intent
+mixtral 8x22b with an fp8 kv cache on 8 h100s at 64k ctx, how do we decide if the cache hurt quality, perplexity or real task evals? | retrieval | intent,units
+h100 rented at $2.50/hr vs an owned cost around $1.61/hr, for a 512 gpu inference fleet running maybe 40% busy would you buy or rent, whats the reasoning | retrieval | intent,units
+70b on eight cards, tp or pp? we have one node and care about latency not throughput | retrieval | ambiguous,word_numbers
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1074,7 +1138,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)]  # then batches 126-137, and 138 (4 calculated, 64 unknown names)
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 4  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-142
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
