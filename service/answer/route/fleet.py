@@ -51,16 +51,20 @@ def _split_batch(question: str) -> tuple[str, list[str]]:
         return question, []  # (the fleet's total is asked: the batch is all of them)
     units = m.group("m")
     if units is None:  # "… balanced across the nodes", their count said elsewhere ("3 nodes", "3 boxes of 8 h20")
-        unit = m.group("unit").lower().rstrip("s").removesuffix("e" if m.group("unit").lower() == "boxes" else "")
+        unit = _singular(m.group("unit"))
         counted = re.search(rf"\b(\d+)\s+(?:[\w.-]+\s+){{0,2}}?{re.escape(unit)}(?:e?s)?\b", question[:m.start()], re.I)
         units = counted.group(1) if counted else None
     n = int(m.group("n"))
     if not units or int(units) < 2 or n % int(units):
         return question, []
     share = n // int(units)
-    new = f"{share} {m.group('seqs')} per {m.group('unit').rstrip('s') if not m.group('unit').lower().endswith('boxes') else 'box'}"
+    new = f"{share} {m.group('seqs')} per {_singular(m.group('unit'))}"
     note = f"“{m.group(0)}” read as {share} {m.group('seqs').split()[-1]} on each ({n} ÷ {units})"
     return question[:m.start()] + new + question[m.end():], [note]
+
+
+def _singular(unit: str) -> str:
+    return "box" if unit.lower() == "boxes" else unit.lower().rstrip("s")
 
 
 def as_fleet_batch(question: str) -> tuple[str, list[str]]:

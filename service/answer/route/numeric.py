@@ -957,7 +957,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on."""
-    for plain in (as_issue_question, as_plain_characters, as_read_from_scan, as_plain_math, as_spelled_spec, without_paste_artifacts,
+    for plain in (as_issue_question, as_plain_characters, as_read_from_scan, as_plain_math, as_spelled_spec,
+                  without_paste_artifacts,
                   as_values_named,
                   as_settings_said,
                   as_link_names, as_metrics_said, as_said,

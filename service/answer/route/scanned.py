@@ -5,9 +5,8 @@ OCR reads the letter O for a zero and l or I for a one inside figures ("l6 users
 "Hl00" no part: the router dropped the figure, or took "llarna" for an unknown model. A token that holds a digit and
 otherwise only O, l or I (with a unit after it: "4O5B", "8OGB") is read as digits; a part's name is read the same
 way ("Hl00" → H100, "MI3OOX" → MI300X), but the parts whose names start with a real L ("L4", "L40S") and the
-Llama shorthand "l3-8b" stay; "rn"
-becomes "m" only where that spells a model or part family ("llarna" → llama). Messages without such a token come
-back as they are.
+Llama shorthand "l3-8b" stay; "rn" becomes "m" only where that spells a model or part family ("llarna" → llama).
+Messages without such a token come back as they are.
 """
 from __future__ import annotations
 

@@ -217,9 +217,10 @@ CUES: dict[str, tuple[str, ...]] = {
     "per_sequence": ("per sequence", "per user", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
     "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound",
+                     # plain words: "how long does just the math take"
                      "just the math", "the math alone", "only the math",
                      "compute-bound part", "compute bound part", "compute part of the step", "compute part of one step",
-                     "compute part of a step", "compute part of a decode step", "flop side of the step"),  # plain words: "how long does just the math take"
+                     "compute part of a step", "compute part of a decode step", "flop side of the step"),
     "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
                     "memory time", "time if memory bound", "memory read time", "weight read time",
                     "memory-bound part", "memory bound part", "memory part of the step", "memory part of one step",
@@ -430,7 +431,8 @@ _GPU_WORDS = ("tpu", "trainium", "trn", "inferentia", "gaudi", "rtx", "gtx", "ge
               "rebellions", "d-matrix", "dmatrix", "corsair")
 # Parts whose names are ordinary words and a number, which no code shape gives away: said to be unknown
 UNLISTED = "unlisted card"  # what a described card that fits no registry part is read as (route/described.py)
-UNKNOWN_PARTS = (UNLISTED, *(f"{UNLISTED} of {vendor}" for vendor in ("nvidia", "amd", "intel", "google")), "cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770",
+UNKNOWN_PARTS = (UNLISTED, *(f"{UNLISTED} of {vendor}" for vendor in ("nvidia", "amd", "intel", "google")),
+                 "cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770",
                  *(f"{chip} {tier}" for chip in ("m1", "m2", "m3", "m4") for tier in ("pro", "max", "ultra")))  # Apple
 _VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
@@ -901,8 +903,8 @@ def _per_byte(m: re.Match) -> str:
 
 
 # "<the card's spec> … i have 4 of these", "weights split over 8 of them": the part named, that many times
-_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b"
-                       r"(?!\s+(?:nodes|servers|boxes|racks|machines)\b)|\b(?<=over |ross |onto )(?P<m>\d+)\s+of\s+them\b", re.I)
+_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)"
+                       r"|(?:(?<=over )|(?<=onto )|(?<=across ))(?P<m>\d+)\s+of\s+them\b", re.I)
 
 # syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)
 _GRADIENT_SYNC = re.compile(r"\bsync(?:ing|hroni[sz]e|hroni[sz]ing)?\s+(?P<what>(?:[\w-]+\s+){0,3}?(?:gradients|grads)\b)",
