@@ -299,3 +299,12 @@ def test_near_misses_that_open_like_a_sum_are_not_computed(question):
 def test_what_the_reader_will_calculate_later_leaves_a_real_ask_computed():
     assert_routed("before i calculate it myself, what's the kv cache of llama 3.1 70b at 32k?", "kv_cache",
                   {"context": 32768})
+
+
+def test_the_latest_turn_of_a_transcript_gives_the_figures_it_repeats():
+    assert_routed("Human: llama 3.1 70b, 16 users at 8k, bf16 kv - total cache?\nAssistant: About 43 GB.\nHuman: make it "
+                  "fifty users at 12,000 tokens each, int8 cache", "kv_cache",
+                  {"batch": 50, "context": 12000, "kv_precision": "int8"})
+    # one that scales an earlier figure still reads after it
+    assert_routed("User: Mixtral 8x7B, FSDP full shard over 16 GPUs - weights + grads + Adam state per GPU?\nAssistant: "
+                  "~47 GB per GPU.\nUser: and if we double the GPU count, same full shard?", "memory", {"gpus": 32})

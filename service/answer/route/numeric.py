@@ -1032,7 +1032,12 @@ def _after_a_transcript(conversation: list[tuple[str, str]], previous: NumericRe
     # ("and if we double the GPU count?": the figure it doubles is in an earlier turn)
     routed = None if has_relative_amount(asked) else route_numeric(asked, earlier, computes)
     if routed is None:  # ("I don't buy that, r1 has MLA like v3. what's its per-token kv?"): the reader's turns as one
-        routed = route_numeric("\n".join(turn for role, turn in conversation if role == "reader"), previous, computes)
+        # (the latest turn first: where it gives a figure again, "with 2,560 of them?", its own is the one meant; one
+        # that scales an earlier figure, "double the GPU count", reads after it)
+        readers = [turn for role, turn in conversation if role == "reader"]
+        if not has_relative_amount(asked):
+            readers = [readers[-1], *readers[:-1]]
+        routed = route_numeric("\n".join(readers), previous, computes)
     return routed
 
 
