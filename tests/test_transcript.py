@@ -48,6 +48,9 @@ def test_an_answers_own_figures_go_and_its_setup_stays():
     ("ChatGPT said: To train a 30B model on 6T tokens in 45 days at 40% MFU on H100s (bf16), you need about 2,000 "
      "GPUs.\nUser: redo it for B200s at 35% MFU - same model size, tokens, deadline, bf16", "training",
      {"gpu": "b200", "mfu": 0.35, "params": 30e9, "gpus": None}),
+    # the latest turn's figure is the one meant where it gives one again ("fifty users" had kept the earlier 16)
+    ("Human: llama 3.1 70b, 16 users at 8k, bf16 kv - total cache?\nAssistant: About 43 GB.\nHuman: make it fifty "
+     "users at 12,000 tokens each, int8 cache", "kv_cache", {"batch": 50, "context": 12000, "kv_precision": "int8"}),
     # a relative amount needs the earlier turn's figure
     ("User: Mixtral 8x7B, FSDP full shard over 16 GPUs - weights + grads + Adam state per GPU?\nAssistant: ~46.7B "
      "params x 16 B / 16 = ~47 GB per GPU.\nUser: and if we double the GPU count, same full shard?", "memory",

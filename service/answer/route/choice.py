@@ -112,11 +112,7 @@ def _labelled(question: str) -> list[tuple[int, int]] | None:
     marks = list(_LABELLED.finditer(question))
     if len({next(g for g in m.groups() if g).lower() for m in marks}) < 2:
         return None
-    spans = []
-    for m, after in zip(marks, marks[1:] + [None]):
-        end = after.start() if after else _sentence_end(question, m.end())
-        spans.append((m.start(), end))
-    return spans
+    return _spans(question, marks)
 
 
 # "A) llama 3.1 405b int4 across 4 mi300x  B) … fp8 across 8 h200. for A, headroom per card?": capital letters,
@@ -131,10 +127,15 @@ def _lettered(question: str) -> list[tuple[int, int]] | None:
     letters = [m.group(1) for m in marks]
     if len(marks) < 2 or letters != sorted(set(letters)):
         return None
-    spans = [(m.start(), after.start() if after else _sentence_end(question, m.end()))
-             for m, after in zip(marks, marks[1:] + [None])]
+    spans = _spans(question, marks)
     asked = _ASKED_LETTER.search(question, spans[-1][1])
     return spans if asked and asked.group(1) in letters else None
+
+
+def _spans(question: str, marks: list[re.Match]) -> list[tuple[int, int]]:
+    """Each option from its mark up to the next one, the last up to its sentence's end."""
+    return [(m.start(), after.start() if after else _sentence_end(question, m.end()))
+            for m, after in zip(marks, [*marks[1:], None])]
 
 
 def _either_side(question: str) -> list[tuple[int, int]] | None:

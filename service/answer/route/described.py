@@ -84,7 +84,7 @@ def as_named(question: str) -> tuple[str, list[str]]:
         window = _words(" ".join(before) + " " + m.group("span") + " " + " ".join(question[m.end():].split()[:4]))
         fits = _fitting(int(m.group("mem")), window)
         if not fits and _no_part_of(int(m.group("mem")), window):  # "nvidia's 24GB HBM2 ampere datacenter card"
-            vendor = next((_VENDORS[w] for w in window if w in _VENDORS), None)
+            vendor, _ = _vendor_and_family(window)
             return f"{UNLISTED} of {vendor}" if vendor else UNLISTED
         if len(fits) != 1:
             return m.group(0)
@@ -100,9 +100,14 @@ def _words(text: str) -> set[str]:
     return words | {part for w in words for part in w.split("-")}
 
 
+def _vendor_and_family(words: set[str]) -> tuple[str | None, str | None]:
+    """The vendor and the generation a description names ("nvidia's … ampere"), either or both None."""
+    return (next((_VENDORS[w] for w in words if w in _VENDORS), None),
+            next((_FAMILIES[w] for w in words if w in _FAMILIES), None))
+
+
 def _fitting(memory: int, words: set[str]) -> list[str]:
-    vendor = next((_VENDORS[w] for w in words if w in _VENDORS), None)
-    family = next((_FAMILIES[w] for w in words if w in _FAMILIES), None)
+    vendor, family = _vendor_and_family(words)
     fits = [part for part, (v, f, gb, _) in _PARTS.items()
             if gb == memory and vendor in (None, v) and family in (None, f)]
     if len(fits) > 1:  # a form factor or segment word picks one ("SXM", "pcie", "gaming", "nvl")
@@ -131,8 +136,7 @@ def closest_to_unlisted(name: str) -> list[str] | None:
 
 def _no_part_of(memory: int, words: set[str]) -> bool:
     """A vendor's or a generation's card with a memory none of its parts the registry holds has."""
-    vendor = next((_VENDORS[w] for w in words if w in _VENDORS), None)
-    family = next((_FAMILIES[w] for w in words if w in _FAMILIES), None)
+    vendor, family = _vendor_and_family(words)
     if vendor is None and family is None:
         return False
     return not any(gb == memory and vendor in (None, v) and family in (None, f)

@@ -76,7 +76,8 @@ _UNLISTED_INSTANCE = re.compile(
 def as_gpus(question: str) -> tuple[str, list[str]]:
     """The question with each instance or system named by its GPUs, and a note of each reading."""
     notes = []
-    if not _ANY.search(question) and not _UNLISTED_INSTANCE.search(question):
+    unlisted = _UNLISTED_INSTANCE.search(question) is not None
+    if not unlisted and not _ANY.search(question):
         return question, notes
     question = _COUNT_OF_SYSTEMS.sub(r"\g<count> \g<name> \g<noun>", question)  # "4 racks of gb200 nvl72"
     for pattern, gpus, part in _NAMED:
@@ -98,7 +99,7 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
         question = pattern.sub(said, question)
         for said_again in restating:
             question = question.replace(said_again, "", 1)
-    return _UNLISTED_INSTANCE.sub(UNLISTED, question), notes
+    return (_UNLISTED_INSTANCE.sub(UNLISTED, question) if unlisted else question), notes
 
 
 _COUNT_OF_SYSTEMS = re.compile(rf"\b{_COUNT}(?P<noun>racks?|systems?|pods?)\s+of\s+(?P<name>gb[23]00\s+nvl72)\b", re.I)

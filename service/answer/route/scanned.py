@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import re
 
-_LOOKS_SCANNED = re.compile(r"(?<![A-Za-z])[0-9]*[OlI][0-9OlI]*[0-9][0-9OlI]*|[0-9][0-9OlI]*[OlI]|\brn|rn[a-z]*\b|\d\s\.\d")
+_FAMILIES = {"llarna": "llama", "rnixtral": "mixtral", "rnistral": "mistral", "gernma": "gemma",
+             "trainiurn": "trainium", "trainiurn2": "trainium2", "rnfu": "mfu", "rnoe": "moe"}
+_MISREAD_FAMILY = re.compile(r"\b(?:" + "|".join(_FAMILIES) + r")\b", re.I)
+# (O, l and I as typed: only the family names are matched in any case)
+_LOOKS_SCANNED = re.compile(r"(?<![A-Za-z])[0-9]*[OlI][0-9OlI]*[0-9][0-9OlI]*|[0-9][0-9OlI]*[OlI]|\d\s\.\d|"
+                            r"(?i:" + _MISREAD_FAMILY.pattern + ")")
 # a figure with O, l or I for digits, and the unit or the scale after it ("4O96", "l5T", "8OGB", "l,024", "O.45")
 _FIGURE = re.compile(r"(?<![\w.])(?=[0-9OlI,.]*[0-9])([0-9OlI]+(?:[,.][0-9OlI]+)*)(?=[A-Za-z]{0,3}\b|[%/])")
 # a part or a model with its number misread: "Hl00", "A1OO", "MI3OOX", "B2OO", "RTX 4O90"
 _NAMED = re.compile(r"\b(H|A|B|GB|MI|V)([0-9OlI]{2,3})([A-Za-z]?)\b")
 _REAL_L = re.compile(r"^l(?:4|40s?|20)$", re.I)  # L4, L40S: the L is the part's letter
-_FAMILIES = {"llarna": "llama", "rnixtral": "mixtral", "rnistral": "mistral", "gernma": "gemma",
-             "trainiurn": "trainium", "trainiurn2": "trainium2", "rnfu": "mfu", "rnoe": "moe"}
 
 
 def as_read_from_scan(text: str) -> str:
@@ -27,7 +30,7 @@ def as_read_from_scan(text: str) -> str:
     if not _LOOKS_SCANNED.search(text):
         return text
     text = re.sub(r"(\d)\s\.(\d)", r"\1.\2", text)  # "0 .4 mfu"
-    text = re.sub(r"\b\w*rn\w*\b", lambda m: _family(m.group(0)), text)
+    text = _MISREAD_FAMILY.sub(lambda m: _family(m.group(0)), text)
     text = _NAMED.sub(lambda m: m.group(1) + _digits(m.group(2)) + m.group(3), text)
     return _FIGURE.sub(lambda m: m.group(0) if _is_an_l_part(m) else _digits(m.group(0)), text)
 
@@ -43,7 +46,5 @@ def _digits(typed: str) -> str:
 
 
 def _family(word: str) -> str:
-    said = _FAMILIES.get(word.lower())
-    if said is None:
-        return word
+    said = _FAMILIES[word.lower()]
     return said.capitalize() if word[0].isupper() else said

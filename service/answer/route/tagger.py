@@ -827,7 +827,8 @@ def _typed_form(question: str) -> str:
     text = without_log_figures(text)  # pasted logs and error messages
     # spaces typed twice or left where an emoji was ("16  users"): one space, or a count is cut from its noun (not in
     # a table's row, whose columns runs of spaces part: "|   0  NVIDIA H100 …" is no count of 0 H100s)
-    text = "\n".join(line if "|" in line else _DOUBLED_SPACES.sub(" ", line) for line in text.split("\n"))
+    if "  " in text:
+        text = "\n".join(line if "|" in line else _DOUBLED_SPACES.sub(" ", line) for line in text.split("\n"))
     text = text.replace("×", "x").replace("–", "-").replace("—", "-").replace("’", "'")
     text = as_keyed(text)  # a phone keyboard's split names and glued commas
     text = mended(text)  # short names typed with one slip: "itn8", "qwn2.5", "rtz 5090", "h200d"

@@ -24,7 +24,7 @@ _ASKS = re.compile(r"\?\s*$|^\s*(?:and\s+|also\s+|but\s+|plus\s+|honestly\s+|so\
 
 _ORDERS = re.compile(r"^\s*(?:and\s+|also\s+|so\s+|for planning:?\s+)?(?:give|time|compute|calculate|estimate|tell|show|"
                      r"work out|size|figure out)\b|\b(?:how many|how much|how long|how fast|how big|what'?s the|what is the|what are the|"
-                     r"what does|what tok/s|free memory|memory left|headroom|free vram)\b"
+                     r"what does|what tok/s)\b"
                      r"|\bwhat\s+(?:[\w/-]+\s+){1,3}(?:is|are|does|do|would|will)\b"  # "what busbw is that", "what algbw does …"
                      r"|\b(?:time|tok/s|tokens/s|tps|gb|gib|tb|ms|seconds|total|size|flops|days|"
                      r"hours|ceiling|celing|algbw|busbw|kv|bandwidth|peak)\s*\??\s*$", re.I)
