@@ -43,3 +43,12 @@ def test_only_the_words_it_reads_change_case_and_zero_stays_a_name():
     assert written("What does ZeRO stage three shard across thirty two GPUs?") == \
         "What does ZeRO stage 3 shard across 32 GPUs?"
     assert written("all reduce over four hundred Gb/s infiniband") == "all reduce over 400 Gb/s infiniband"
+
+
+def test_a_number_said_from_its_scale_word_is_read_and_never_crashes_the_router():
+    # word2number raises IndexError on a run that starts with "thousand" or "billion"; the reader gets an answer
+    from service.answer.route.numeric import route_numeric
+    routed = route_numeric("kv for llama 3.1 8b at thousand five hundred tokens?")
+    assert routed.inputs["context"] == 1500
+    assert route_numeric("the seventy-two billion one") is None
+    assert written("billion one") == "billion one"  # (a run it cannot read stays as said)

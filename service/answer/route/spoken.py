@@ -135,7 +135,7 @@ def _spoken_number(run: list[str]) -> str:
     if _SCALES & set(run):
         try:
             return f"{w2n.word_to_num(' '.join(run))}" + ("s" if plural else "")
-        except ValueError:
+        except (ValueError, IndexError):  # (word2number fails with IndexError on a run that starts with a scale)
             return " ".join(run)
     groups: list[int] = []
     k = 0

@@ -1154,6 +1154,8 @@ def _words_value(words: list[str]) -> float | None:
         tail = _words_value(words[k + 1:]) or 0.0
         return head * 1e12 + tail
     words = ["one" if w == "a" else w for w in words]
+    if words and words[0] in _MULTIPLIERS:  # "thousand five hundred tokens": a thousand five hundred
+        words = ["one", *words]
     if "point" in words and words[-1] in ("thousand", "million", "billion"):  # w2n reads "one point five billion" as 1
         head = _words_value(words[:-1])
         return head * _MULTIPLIERS[words[-1]] if head is not None else None
@@ -1161,7 +1163,7 @@ def _words_value(words: list[str]) -> float | None:
         return None
     try:
         return float(w2n.word_to_num(" ".join(words)))
-    except ValueError:
+    except (ValueError, IndexError):  # (word2number raises IndexError on some runs it cannot read)
         return None
 
 
