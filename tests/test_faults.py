@@ -279,3 +279,25 @@ def test_concurrent_requests_during_a_hang_are_not_queued_behind_each_other(tmp_
                 results = list(pool.map(ask, range(8)))
     assert all(status == 503 for status, _ in results), results
     assert max(seconds for _, seconds in results) < DEADLINE_S, results
+
+
+def test_a_question_the_router_fails_on_is_answered_from_the_site_and_counted(http, monkeypatch):
+    """A bug in the numeric reading (it raised on "thousand five hundred tokens" until word2number's error was
+    caught) must cost the reader the calculation, not the answer: no 500, the site answers, the error is counted."""
+    import service.answer.assistant as assistant
+
+    def broken(*_args, **_kwargs):
+        raise IndexError("list index out of range")
+
+    def errors() -> float:
+        line = next((l for l in http.get("/metrics").text.splitlines() if l.startswith("router_errors_total ")), "x 0")
+        return float(line.split()[1])
+
+    before = errors()
+    monkeypatch.setattr(assistant, "route_numeric", broken)
+    response = http.post("/v1/ask", json={"question": "What goes into the formula for the cache size per token?",
+                                          "article": "kv-cache"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["route"] == "retrieval" and body["citations"] and body["calculation"] is None
+    assert errors() == before + 1

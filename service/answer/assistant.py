@@ -121,9 +121,7 @@ class Assistant:
         prepared = Prepared(answer_id=str(uuid.uuid4()), route="retrieval", question=question)
         with timed(prepared.timings, "route"):
             computes = self.page_calculators.get(request.article or "")  # what "it" computes on the reader's page
-            numeric = route_numeric(request.question, previous_calculation(request.history), computes)
-            if numeric is None and question != request.question:
-                numeric = route_numeric(question)
+            numeric = self._read_numeric(request, question, computes)
             calculation = self._calculate(numeric) if isinstance(numeric, NumericRequest) else None
         if isinstance(numeric, UnknownName):  # a model or GPU the registries do not know: said, not guessed
             prepared.route, prepared.text = "calculator", numeric.message
@@ -133,6 +131,20 @@ class Assistant:
             if not numeric.explain:
                 prepared.route = "calculator"
         return prepared
+
+    @staticmethod
+    def _read_numeric(request: AskRequest, question: str, computes: str | None):
+        """The router's reading of the question (and of its standalone form). A reading that raises is a bug in
+        the router, not in the question: it is logged and counted, and the reader is answered from the site."""
+        try:
+            numeric = route_numeric(request.question, previous_calculation(request.history), computes)
+            if numeric is None and question != request.question:
+                numeric = route_numeric(question)
+            return numeric
+        except Exception:
+            log.exception("the numeric router failed on %r; answering from the site", request.question[:200])
+            metrics.record_router_error()
+            return None
 
     def _retrieve(self, prepared: Prepared, request: AskRequest, mode: str) -> None:
         question = prepared.question

@@ -35,6 +35,8 @@ CALCULATOR_USES = Counter("calculator_uses", "Calculator runs, by calculator and
 CALCULATOR_REFUSED = Counter("calculator_refused", "Routed numeric questions whose inputs the calculator refused "
                              "(the question went to retrieval instead).", ["calculator"])
 LLM_FALLBACKS = Counter("llm_fallbacks", "LLM answers replaced by the extractive answer, by reason.", ["reason"])
+ROUTER_ERRORS = Counter("router_errors", "Questions whose numeric reading raised; they were answered from the site "
+                        "instead (the traceback is logged).")
 RATE_LIMITED = Counter("rate_limited", "Requests refused with 429, by limit.", ["limit"])
 QUESTION_LOG_WRITTEN = Counter("question_log_written", "Question-log rows written to the database.")
 QUESTION_LOG_DROPPED = Counter("question_log_dropped", "Question-log rows dropped rather than slow or fail an answer, "
@@ -53,6 +55,10 @@ _MAX_REASON = 60
 def record_llm_fallback(reason: str) -> None:
     """Count one LLM fallback; `reason` should be short and low-cardinality ("timeout", "http 503", …)."""
     LLM_FALLBACKS.labels(reason=str(reason)[:_MAX_REASON]).inc()
+
+
+def record_router_error() -> None:
+    ROUTER_ERRORS.inc()
 
 
 def record_calculator(calculator: str, via: str) -> None:
