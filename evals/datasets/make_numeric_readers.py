@@ -1118,6 +1118,70 @@ nvfp4 weights plus fp8 kv cache for llama 3.1 405b on 8 b200s, sane default or t
 mixtral 8x22b with an fp8 kv cache on 8 h100s at 64k ctx, how do we decide if the cache hurt quality, perplexity or real task evals? | retrieval | intent,units
 h100 rented at $2.50/hr vs an owned cost around $1.61/hr, for a 512 gpu inference fleet running maybe 40% busy would you buy or rent, whats the reasoning | retrieval | intent,units
 70b on eight cards, tp or pp? we have one node and care about latency not throughput | retrieval | ambiguous,word_numbers
+why does the site use 70,553,706,496 params for llama 3.1 70b instead of just 70b, does the exact count really matter | retrieval | quantity_of_model
+earlier you said 18.9 GB left over on 2x h100 for llama 3.1 70b — is that before or after the cuda context and nccl buffers? | retrieval | intent,ambiguous
+gpt-oss-120b is 65.2 GB on this page but 116.8b params at 4.25 bits would be less, why the gap — which tensors stay in bf16? | retrieval | quantity_of_model,units
+deepseek v3 is 671b total and 37b active, which of the two should i think about for vram and which for speed, and why | retrieval | quantity_of_model
+warum rechnet die seite mit 16 byte pro parameter fürs training eines 8b modells, was steckt genau in den 16? | retrieval | training
+the memory page says keep ~10% headroom on an 80 GB h100 — of the cuda context, nccl buffers and fragmentation which one usualy eats the most? | retrieval | typo,units
+you said 1.13 TB for training the 70b — does that include activations or just weights grads and adam? | retrieval | training,intent
+el artículo dice que llama 3.1 8b ocupa 16.06 GB en bf16, ¿por qué no 16 GB justos si es un modelo de 8b? | retrieval | units,quantity_of_model
+where does the 2 in 2 × layers × kv_heads × head_dim × bytes come from, is it k and v or something to do with bf16 being 2 bytes? | retrieval | template
+why is the article's 70b kv at 128k about 43 GB, whats actually stored in there for each token? | retrieval | units
+does the kv per token shrink with gqa, or only the total at 32k context on llama 3.1 8b? | retrieval | intent
+mistral 7b's cache is the same 536.9 MB at 4k and at 128k on this page — why does it stop growing | retrieval | quantity_of_model
+why does llama 3.1 405b cache only 1.6x more per token than the 70b when its nearly 6x the params? | retrieval | quantity_of_model,typo
+qwen2.5 7b at 57,344 B/token vs llama 3.1 8b at 128 KiB — is the difference the 4 kv heads or the 28 layers, or both? | retrieval | alias,units
+the eleutherai cookbook gives 1,310,720 B per token of kv for llama 70b, why is it 4x off from this page? | retrieval | units
+pourquoi le cache kv de deepseek v3 ne fait que 70 272 octets par token alors que le modèle a 671 milliards de paramètres ? | retrieval | quantity_of_model,word_numbers
+why does an fp8 kv cache on llama 3.1 70b matter way more at 128k than at 2k context if the weights dont change? | retrieval | intent,units
+getting like 35 tok/s per stream with llama 3.1 8b on a single l4, what usually fixes that — quantize, batch, or a different gpu? | retrieval | intent
+the page says 24.1 tok/s for a 70b on one h100 but the model doesnt even fit on one card, so what is that number supposed to mean? | retrieval | intent,ambiguous
+why does the decode bound subtract the embedding table (139 vs 141.1 GB) but not the output head? | retrieval | quantity_of_model,units
+a vendor slide claims 100 tok/s per user for a 70b on one h100, what tricks are usually behind a number above the bandwidth bound? | retrieval | intent
+we hit ~65% of the bandwidth bound for llama 3.1 70b fp8 on an h200, is that typical or should we chase more | retrieval | intent
+¿qué limita la velocidad de decode de un 70b en 4 h100 con tp=4, el ancho de banda de la hbm o las all-reduce entre gpus? | retrieval | topology
+the b200 batch table here shows per-user speed dropping from 57 to 45 tok/s going from batch 1 to 56, why does it drop at all if the weights are read once? | retrieval | intent
+the economics page has llama 8b at $3.17 per million tokens at batch 1 and $0.10 at batch 64, what makes the gap that huge? | retrieval | intent
+ok that says 41.5 ms per token for the 70b, why so slow when the gpu does 989 tflops? | retrieval | intent
+what does a p99 tpot of 80 ms on our llama 3.1 70b endpoint usually point to, batch size or long prompts sneaking in? | retrieval | intent
+why does the intensity page put rmsnorm near 1 flop/byte and embedding lookups at 0 on the h100 chart? | retrieval | units
+the b200 ridge is 281 vs 295 on the h100 even though b200 has way more flops, how can the ridge point go down? | retrieval | units
+prefill is "in the thousands" of flop per byte per the intensity page — what about a 4k prompt makes it so high? | retrieval | units
+batch 256 decode on an h100 is still under the 295 ridge, so why do ppl say big batches become compute bound? | retrieval | intent,typo
+the mi300x ridge is way lower than the h100's because of its 5.3 TB/s, what does that mean for prefill vs decode in practice? | retrieval | non_nvidia
+does a tpu v5e's systolic array change what "memory bound" means for batch 1 decode compared with an h100? | retrieval | non_nvidia
+nccl-tests shows busbw ~390 GB/s on our 8x h100 box — is that per link, per gpu or per node? | retrieval | units,collective_new
+the article's 14 GB all-reduce takes 54 ms on nvlink but 490 ms on ib, why is the ratio 9x and not bigger? | retrieval | collective_new,topology
+same 8 gpus, 4 per node on 2 nodes vs all 8 in one hgx h100 — why does the all-reduce fall off a cliff? | retrieval | topology
+our all-reduce on 32 nodes runs at about a third of the 50 GB/s per nic we expected, whats the usual checklist? | retrieval | topology,units
+the slow all-reduce page ends at one downtrained pcie link on a 256 gpu job — how does a single x8 link drag everyone down? | retrieval | topology
+for deepseek v3's 256 experts, why does the all-to-all traffic depend on the top-8 routing rather than the 671b size? | retrieval | collective_new,quantity_of_model
+why does nccl's LL protocol give up half the bandwidth on small messages while LL128 loses much less? | retrieval | collective_new
+2:1 vs 1:1 oversubscription in a 1,024 gpu fat tree — what is that choice really trading away? | retrieval | topology
+warum steht bei nvlink 4 mal 900 GB/s und mal 450 GB/s pro richtung, welche zahl vergleiche ich mit dem nccl busbw? | retrieval | units
+nvlink on h100 is 450 GB/s per direction vs 50 GB/s for an ndr nic, the intro says 9 to 18x — where does the 18 come from? | retrieval | units,topology
+sitting at 36% mfu on 512 h100s for a 70b with tp8 pp4, where does the rest of peak usually go? | retrieval | training
+ok that says 4.4 s per step on 1024 h100s for the 70b, why is it so far above the 1.75 s ideal? | retrieval | training
+the mfu page says deepseek v3 reached only ~17% of fp8 peak — was their fp8 training inefficient or is that just the wrong yardstick? | retrieval | training
+with zero-3 over 64 gpus does each rank still hold a full layer's params at some point in the forward, or never? | retrieval | training
+the pipeline page gives the bubble as (p-1)/(m+p-1), why the -1 and not just p/m? | retrieval | training
+why does the 6 in 6nd split as 2 forward and 4 backward, shouldnt backward cost the same as forward? | retrieval | training,typo
+llama 3 had 466 interruptions in 54 days on 16k h100s — what caused most of them, gpus, hbm or network? | retrieval | training
+korthikanti gets 54.2% mfu with selective recompute vs 42.1% with full, where do those 12 points go? | retrieval | training
+what's the 160 in the 34 + 160 activation term for the 70b at 4,096 tokens, is that the attention scores? | retrieval | training,units
+for ddp on 128 gpus the page says tokens per gpu decide whether the all-reduce hides behind backward — why tokens and not batch size? | retrieval | training
+pourquoi le context parallelism à 128k tokens profite-t-il du gqa avec 8 têtes kv quand les blocs k/v tournent en anneau ? | retrieval | topology
+for the 405b's 5.68 TB checkpoint over 2,048 h100s, why does the page care about the slowest rank's write more than the aggregate? | retrieval | training,topology
+the checkpoint page talks about a 1% budget on a 30 minute save interval — 1% of what, and who picks that number? | retrieval | training
+why do checkpoint bursts and not data loading size the storage for a 10,240 h100 cluster? | retrieval | training
+young's formula sqrt(2 x C x M) for a 16k gpu run — what are C and M in practice, and why a square root? | retrieval | training
+parallel fs vs object store for 100 TB of training shards, why put the hot data on weka or lustre instead of s3? | retrieval | units
+¿por qué gpudirect storage no hace el enlace más rápido si la nvme ya da 7 GB/s, qué se gana entonces con 8 gpus? | retrieval | units
+awq keeps llama 3.1 70b weights in int4 but the math still runs in 16 bits on an h100 — doesnt that waste the 4 bit? | retrieval | units
+the quantization page says an fp8 kv cache halves mixtral 8x22b's cache, why that model as the example, what's special about its kv? | retrieval | quantity_of_model
+deepseek v3 ships fp8 with 128x128 block scales, why blocks and not one scale per tensor like the h100 transformer engine recipe? | retrieval | units,quantity_of_model
+prefix cache hit rate dropped from 80% to 30% after we added 4 more replicas, why would scaling out do that? | retrieval | intent,topology
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1138,7 +1202,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 4  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-142
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 10  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-148
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
