@@ -7,6 +7,13 @@ the binder took the first piece and computed on it with confidence. Pieces of on
 "+", "plus", "and", a comma or "in … out", with nothing but their own words between them, become one figure
 whose value is their sum; "N turns / docs / chunks / buckets of X" and "two 512 MB buckets" are N × X.
 Different kinds ("16 users at 32k") are never added.
+
+A request's context given in labelled parts the tagger cannot see as tokens ("ISL 1024 / OSL 256", "4k in / 1k
+out", "a 3,000-token prompt + 1,000 generated", "prompts are 3,000 tokens, output is capped at 1,000", "prefill 8192
+then decode 1024") is summed before tagging (`as_context_summed`): the cache at the end of generation holds every
+part; asked "right after prefill" or "before it generates anything", only the prompt's parts count. The words that
+only say when ("once every request has finished generating", "at the end of generation") go with the parts, so they
+ask for no decode rate.
 """
 from __future__ import annotations
 
@@ -29,14 +36,16 @@ def with_parts_added(doc: Doc, tags: list) -> list:
     groups, i = [], 0
     while i < len(figures):
         j = i
-        while j + 1 < len(figures) and (_same_kind(figures[j], figures[j + 1]) or _token_sizes(doc, figures[j], figures[j + 1])) \
+        while j + 1 < len(figures) and (_same_kind(figures[j], figures[j + 1])
+                                        or _token_sizes(doc, tags, figures, j)) \
                 and _joined(doc, tags, figures[j], figures[j + 1]):
             j += 1
         if j > i:
             groups.append(figures[i:j + 1])
         i = j + 1
-    for group in groups:
-        tags = [t for t in tags if t not in group] + [_total(group, tokens=_tokens_follow(doc, group[-1]))]
+    for group in groups:  # (a cue word among the pieces describes a piece: "100B code + 50B math tokens")
+        tags = [t for t in tags if t not in group and not (t.label == "CUE" and group[0].start <= t.start < group[-1].end)]
+        tags.append(_total(group, tokens=_tokens_follow(doc, group[-1])))
     return sorted(tags, key=lambda t: (t.start, -t.end))
 
 
@@ -74,9 +83,16 @@ def _same_kind(a, b) -> bool:
     return len(kinds) == 1 and kinds <= {"tokens", "bytes"}
 
 
-def _token_sizes(doc: Doc, a, b) -> bool:
-    """"800B english + 200B multilingual tokens": two bare sizes that the word "tokens" after them counts."""
-    return (a.key == b.key == "size_name" and min(a.value or 0, b.value or 0) >= 1e9 and _tokens_follow(doc, b))
+def _token_sizes(doc: Doc, tags: list, figures: list, j: int) -> bool:
+    """"800B english + 200B multilingual tokens", "300B general + 100B code + 50B math tokens": bare sizes joined
+    one after another, which the word "tokens" after the last of them counts."""
+    for a, b in zip(figures[j:], figures[j + 1:]):
+        if not (_kind(a.key) in ("size_name", "tokens") and b.key == "size_name" and min(a.value or 0, b.value or 0) >= 1e9
+                and _joined(doc, tags, a, b)):
+            return False
+        if _tokens_follow(doc, b):
+            return True
+    return False
 
 
 def _tokens_follow(doc: Doc, t) -> bool:
@@ -115,3 +131,82 @@ def _multiplied(doc: Doc, tags: list) -> list:
                 break
     out.sort(key=lambda t: (t.start, -t.end))
     return out
+
+
+# a request's context in labelled parts, read from the text (the tagger sees "OSL 256" as a bare number)
+def _figure(n: int) -> str:
+    return rf"(?P<n{n}>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?P<k{n}>[kK]))?"
+_PROMPT_WORDS = (r"prompts?|input|isl|in|prefill|system\s+prompt|history|chat\s+history|document|doc|new\s+(?:msg|message)|"
+                 r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context")
+_OUTPUT_WORDS = (r"outputs?|osl|out|completions?|generated|generation|generates|reply|replies|answers?|final\s+answer|"
+                 r"decode|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens")
+def _words(n: int) -> str:
+    return rf"(?P<label{n}>{_PROMPT_WORDS}|{_OUTPUT_WORDS})"
+# "1,500-token prompt", "4k in", "a 2k answer", "24,000 thinking tokens" | "ISL 1024", "history 6k", "ISL=1024",
+# "prompts are 3,000 tokens", "output is capped at 1,000"
+_PART = re.compile(
+    rf"(?<![\w.,]){_figure(1)}(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?{_words(1)}\b(?:\s+tokens?\b)?"
+    rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|\s+)"
+    rf"{_figure(2)}(?![\w.]|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
+    re.I)
+_JOINED = re.compile(r"^\s*(?:\+|/|,|;|and|plus|then|with|&|->|→|\.)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+)*"
+                     r"(?:(?:is|are)\s+)?$", re.I)
+_PROMPT_ONLY = re.compile(r"\b(?:right\s+)?after\s+(?:the\s+)?prefill\b|\bbefore\s+(?:it|they|decoding|generation|the\s+first\s+"
+                          r"(?:output\s+)?token)\b|\bprompt\s+(?:alone|only)\b|\bonly\s+the\s+prompt\b|\bend\s+of\s+prefill\b|"
+                          r"\bprefill\s+(?:is\s+)?(?:done|finished|complete)\b", re.I)
+# "right after prefill, before it generates anything": when, not a prefill figure asked
+_PROMPT_ONLY_SAID = re.compile(r",?\s*(?:right\s+)?after\s+(?:the\s+)?prefill(?:\s+(?:is\s+)?(?:done|finished|complete))?|"
+                               r",?\s*before\s+(?:it|they)\s+(?:generates?|decodes?|outputs?)\s+anything|"
+                               r",?\s*before\s+the\s+first\s+(?:output\s+)?token", re.I)
+# when the figure is wanted, not what is asked: the words go with the parts
+_WHEN = re.compile(r",?\s*\b(?:once\s+(?:every\s+request\s+has|they(?:'ve|\s+have)?|all\s+(?:requests\s+)?(?:have)?)\s*"
+                   r"(?:all\s+)?(?:finished|done)(?:\s+generating)?|once\s+they'?re\s+all\s+done|"
+                   r"when\s+(?:they|all\s+of\s+them|the\s+requests)\s+(?:all\s+)?(?:finish|are\s+done)(?:\s+generating)?|"
+                   r"at\s+the\s+end\s+of\s+(?:generation|generaton|decoding|decode)|at\s+the\s+end|"
+                   r"as\s+the\s+(?:replies|answers|completions|outputs)\s+finish|when\s+(?:the\s+)?(?:generation|decoding)"
+                   r"\s+(?:ends|finishes))\b", re.I)
+
+
+def as_context_summed(question: str) -> tuple[str, list[str]]:
+    """The question with a context given in parts replaced by their sum (or by the prompt's parts, when only the
+    prefill is asked about), and a note of the sum."""
+    parts = _parts(question)
+    if len(parts) < 2 or not any(_is_prompt(m) for m in parts):
+        return question, []
+    if not any(not _is_prompt(m) for m in parts) and not all("+" in question[a.end():b.start()]
+                                                            for a, b in zip(parts, parts[1:])):
+        return question, []  # prompt parts only, not added: "a 4k prompt, the 8k context window"
+    prompt_only = bool(_PROMPT_ONLY.search(question))
+    counted = [m for m in parts if _is_prompt(m) or not prompt_only]
+    total = sum(_value(m) for m in counted)
+    said = " + ".join(f"{_value(m):,}" for m in counted) + (f" = {total:,}" if len(counted) > 1 else "")
+    why = "the prompt only, before any output" if prompt_only else "prompt and output: the cache at the end of generation"
+    text = question[:parts[0].start()] + f"context {total} tokens" + question[parts[-1].end():]
+    text = (_WHEN if not prompt_only else _PROMPT_ONLY_SAID).sub("", text)
+    return text, [f"context {said} tokens ({why})"]
+
+
+def _parts(question: str) -> list[re.Match]:
+    """The longest run of parts written one after another ("ISL 1024 / OSL 256", "2k + 6k + 500 + a 1,500 reply")."""
+    found = list(_PART.finditer(question))
+    runs: list[list[re.Match]] = []
+    for m in found:
+        if runs and _JOINED.match(question[runs[-1][-1].end():m.start()]):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return max(runs, key=len, default=[])
+
+
+def _label(m: re.Match) -> str:
+    return re.sub(r"\s+", " ", (m.group("label1") or m.group("label2")).lower())
+
+
+def _is_prompt(m: re.Match) -> bool:
+    return re.fullmatch(_PROMPT_WORDS, _label(m), re.I) is not None
+
+
+def _value(m: re.Match) -> int:
+    n = 1 if m.group("n1") else 2
+    number, k = m.group(f"n{n}"), m.group(f"k{n}")
+    return round(float(number.replace(",", "")) * (1024 if k else 1))

@@ -300,7 +300,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "batch": ("batch", "batch size", "batchsize", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
               "microbatch", "mbs", "micro batch size", "micro-batch size", "at a time", "at once", "in flight",
-              "in-flight"),
+              "in-flight", "concurrently", "simultaneously", "in parallel"),
     "gpu_count": ("card count", "gpu count", "device count", "cards needed", "gpus needed", "number of cards",
                   "number of gpus", "how many cards", "how many of them"),
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
@@ -904,7 +904,8 @@ def _per_byte(m: re.Match) -> str:
 
 
 # "<the card's spec> … i have 4 of these", "weights split over 8 of them": the part named, that many times
-_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b)"
+_OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b|"
+                       r"\s+(?:concurrently|at\s+once|in\s+flight|in\s+parallel|simultaneously|at\s+a\s+time)\b)"
                        r"|(?:(?<=over )|(?<=onto )|(?<=across ))(?P<m>\d+)\s+of\s+them\b", re.I)
 
 # syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)

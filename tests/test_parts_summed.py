@@ -1,0 +1,34 @@
+"""A context given in parts (prompt and output, ISL/OSL, a chat's pieces) is their sum; a run's tokens in parts too."""
+import pytest
+
+from routing import assert_routed
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # the cache at the end of generation holds the prompt and what was generated
+    ("vllm bench on qwen2.5 7b, ISL 2048 / OSL 512, 32 concurrent, fp8 kv — kv cache size when they all finish?",
+     "kv_cache", {"context": 2560, "batch": 32, "kv_precision": "fp8"}),
+    ("llama 3.1 8b, 6k in / 2k out, batch 16, bf16 cache, total kv at the end of generation?", "kv_cache",
+     {"context": 8192, "batch": 16}),
+    ("llama 3.1 70b in fp8 on 2 h100s, each chat is system prompt 1k + history 10k + a 700-token answer, 8 chats, "
+     "fp8 kv — free memory per gpu?", "memory", {"context": 11_964, "batch": 8, "primary": "free_bytes"}),
+    ("mistral 7b: prompts are 5,000 tokens and output is capped at 1,000, 12 of these concurrently, bf16 cache. kv?",
+     "kv_cache", {"context": 6000, "batch": 12}),
+    # "ISL … OSL …" had made the second figure the batch; the rate asked is still a rate
+    ("qwen2.5 7b bf16 on one l40s, isl 1024 osl 1024, bs 64 — tok/s per user?", "decode",
+     {"context": 2048, "batch": 64}),
+    # only the prompt is in the cache right after prefill
+    ("deepseek v3, a 60k-token document plus a 4k answer, one request, bf16 cache — just the kv right after prefill",
+     "kv_cache", {"context": 61_440, "batch": 1}),
+    # a run's tokens in stages
+    ("llama 3.1 8b: 1.2T tokens of pretraining plus 300B of annealing on 256 h100s at 40% mfu — days?", "training",
+     {"tokens": 1_500_000_000_000, "gpus": 256}),
+    ("qwen2.5 7b continued pretraining: 200B web + 50B code + 25B math tokens on 128 h200, bf16, 38% mfu — gpu-hours?",
+     "training", {"tokens": 275_000_000_000}),
+    # sizes beside a token count are no stages
+    ("6ND with 300B tokens and 3B params", "training", {"tokens": 300_000_000_000, "params": 3_000_000_000}),
+])
+def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
+    routed = assert_routed(question, calculator, expected)
+    if "3B params" not in question:
+        assert any(w in note for note in routed.assumed for w in ("=", "prompt only", " + "))  # the sum is said
