@@ -2180,6 +2180,21 @@ def test_pasted_typography_is_read_as_plain_characters(question, calculator, exp
      "time, not the two-level one", "collective", {"nodes": 16, "gpus_per_node": 8}),
     ("deepseek v3 bf16 across 2 trays × 4 gb200, plus 16 sessions at 32k with a bf16 latent cache — headroom per gpu?",
      "memory", {"gpus": 8}),
+    # levels above levels, each multiplied in: rows of racks, buildings of halls of racks
+    ("4 rows, 5 racks per row, 2 nodes per rack, 8 h100 a node — llama 3.1 8b on 10T tokens, bf16, 40% mfu, days?",
+     "training", {"gpus": 320}),
+    ("2 sites × 3 halls × 4 racks × 2 servers, 8 mi300x per server: qwen2.5 72b on 3T tokens in bf16 at 35% mfu — days?",
+     "training", {"gpus": 384}),
+    # what one level holds, said once, and the share the job gets
+    ("each cabinet holds 3 HGX H200 boxes (8 gpus per box) and the job spans 4 cabinets. llama 3.1 70b on 1T tokens, "
+     "bf16, 40% mfu — days?", "training", {"gpus": 96}),
+    ("of our 20 racks only 5 are free; each rack = 2 nodes with 8 b200. mixtral 8x7b on 1T tokens, bf16, 30% mfu, days?",
+     "training", {"gpus": 80}),
+    # a TPU slice's shape is the chips it holds
+    ("3 slices of tpu v5e, each slice a 16x16 topology. llama 3.1 8b on 2T tokens, bf16 at 40% mfu — days?", "training",
+     {"gpus": 768, "gpu": "tpu-v5e"}),
+    ("we rent 8 tpu v5p cubes (a cube is 4x4x4 chips): llama 3.1 70b on 1T tokens at 40% mfu, bf16 — days?", "training",
+     {"gpus": 512, "gpu": "tpu-v5p"}),
 ])
 def test_a_hierarchy_of_hardware_is_multiplied_out(question, calculator, expected):
     routed = _route(question)
@@ -2189,6 +2204,14 @@ def test_a_hierarchy_of_hardware_is_multiplied_out(question, calculator, expecte
         inputs["gpus"] = inputs["nodes"] * inputs.get("gpus_per_node", 8)
     assert {k: inputs.get(k) for k in expected} == expected
     assert any(" read as " in note for note in routed.assumed)
+
+
+def test_a_card_figure_asked_beside_its_fleet_is_the_cards_own():
+    # how many there are changes no card's own figure; renting 16 cubes asks no price
+    _assert_routed("each of our 4 racks has 9 trays × 4 gb200 — hbm bandwidth of one gpu?", "roofline",
+                   {"gpu": "gb200", "primary": "bandwidth"})
+    _assert_routed("a tpu v5p cube is 4×4×4 chips and we rent 16 cubes — bf16 ridge point of one chip?", "roofline",
+                   {"gpu": "tpu-v5p", "primary": "ridge_point"})
 
 
 def test_part_of_a_system_and_nodes_with_their_gpus():

@@ -15,21 +15,34 @@ import re
 from .rewrite import count_pattern, count_value, each_match_rewritten
 
 _COUNT = count_pattern()
-_UPPER = r"(?:racks?|pods?|(?:data )?halls?|SUs?|scalable units?|rows?|buildings?|clusters?|superpods?|zones?)"
+_UPPER = (r"(?:racks?|pods?|(?:data )?halls?|SUs?|scalable units?|rows?|buildings?|clusters?|superpods?|zones?|"
+          r"placement groups?|cabinets?|data cent(?:er|re)s?|sites?|cages?|slices?|cubes?)")
+_CHIPS = r"(?:chips?|gpus?|cards?|accelerators?)"  # what the lowest level holds
 _LOWER = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|(?:compute )?trays?|DGX(?: [AHB]\d00)?s?|HGX(?: [AHB]\d00)?s?)"
 _TIMES = r"\s*(?:[x×*]|times)\s*"
+# up to two words naming the part a node holds: "2 gaudi 3 servers", "2 HGX B200 boxes"
+_PART = r"(?:(?!(?:per|of|with|each|in|and|or|x)\b)[\w.-]+\s+){0,2}"
 # "3 racks × 4 nodes", "2 pods of 16 nodes", "two halls with 32 nodes apiece", "3 racks, each with 18 trays"
 _NESTED = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})(?:{_TIMES}|\s+of\s+|,?\s+(?:each\s+)?with\s+|"
-                     rf",\s+each\s+(?:with|holding|of)\s+|\s+holding\s+){_COUNT}\s+(?P<lower>{_LOWER})(?:\s+(?:apiece|each))?",
+                     rf",\s+each\s+(?:with|holding|of)\s+|\s+holding\s+){_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}))(?:\s+(?:apiece|each))?",
                      re.I)
 # "each of our 5 SUs has 32 DGX H100"
 _EACH_OF = re.compile(rf"\beach of (?:our |the |these )?{_COUNT}\s+(?P<upper>{_UPPER})\s+(?:has|holds|is|gets)\s+{_COUNT}\s+"
-                      rf"(?P<lower>{_LOWER})", re.I)
+                      rf"(?P<lower>{_LOWER}|{_UPPER})", re.I)
 # "8 nodes per rack … 3 racks", "4 nodes per rack × 2 racks"
-_PER_UPPER = re.compile(rf"\b{_COUNT}\s+(?P<lower>{_LOWER})\s+(?:per|a|in each|each)\s+(?P<upper>{_UPPER})\b", re.I)
+_PER_UPPER = re.compile(rf"\b{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\s+(?:per|a|in each|each|in every|in a)\s+(?P<upper>{_UPPER})\b",
+                        re.I)
+# "each rack holds 2 HGX B200 boxes", "each rack = 4 nodes": what one level holds, its count said elsewhere
+_EACH_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?P<upper>{_UPPER})\s+(?:has|holds|is|=|contains|gets|carries|houses|"
+                         rf"takes|a|is\s+a)\s+{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\b", re.I)
 # "we have 12 racks but this run only gets 3 of them": the job's share
 _SHARE = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})\b[^.;?!]{{0,30}}?\b(?:but|,)\s+(?:this|the|our)\s+(?:run|job)\s+"
-                    rf"(?:only\s+)?(?:gets|uses|has|takes)\s+{_COUNT}\s+of\s+them\b", re.I)
+                    rf"(?:only\s+)?(?:gets|uses|has|takes)\s+{_COUNT}\s+of\s+them\b"
+                    # "of our 10 racks only 4 are free", "of the 12 racks, 3 are ours"
+                    rf"|\bof\s+(?:our|the|their|these)\s+{_COUNT}\s+(?P<upper2>{_UPPER})\b,?\s+(?:only\s+)?(?P<used2>{_COUNT})\s+"
+                    rf"(?:are|is)\s+(?:free|available|ours|idle|open|usable|ours\s+for\s+this)\b", re.I)
+# "the job only gets racks 1-3": racks 1 to 3
+_NUMBERED = re.compile(rf"\b(?P<upper>{_UPPER})\s+(?P<a>\d+)\s*(?:-|–|to|through)\s*(?P<b>\d+)\b", re.I)
 
 
 # "2 trays × 4 gb200", "16 trays of 4 gb200": a compute tray is a node
@@ -44,17 +57,39 @@ _PART_MACHINES = re.compile(rf"(?<![\w-]){_COUNT}\s+(?P<part>(?:{_PART_WORD}\s+)
                             rf"{_COUNT}\s+(?P<unit>gpus?|chips?|cards?|accelerators?|devices?)(?:\s+(?:apiece|each))?\b", re.I)
 
 
+# a TPU slice's or cube's shape: "a 16x16 chip topology", "4×4×4 chips", "an 8x8 torus" (the chips it holds)
+_SHAPE = re.compile(r"(?<![\w.])(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?=\s+(?:chips?|chip\s+topology|topology|torus|"
+                    r"mesh|slice|cube|grid)\b)", re.I)
+
+
 def as_nodes(question: str) -> tuple[str, list[str]]:
     """The question with each count of racks, pods, halls… multiplied into the nodes under it, and a note of each."""
+    question, shapes = each_match_rewritten(_SHAPE, question, _shape)
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
     question = _PART_MACHINES.sub(_part_machines, question)
     if not re.search(_UPPER, question, re.I):
-        return question, []
+        return question, shapes
     question, notes = each_match_rewritten(_SHARE, question, _share)
-    for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_PER_UPPER, _per_upper)):
-        question, more = each_match_rewritten(pattern, question, rewrite)
-        notes += more
-    return question, notes
+    notes = shapes + notes
+    numbered = _NUMBERED.search(question)
+    if numbered and (said := _numbered(numbered, question)):
+        question, notes = said[0], notes + [said[1]]
+    question = _EACH_HOLDS.sub(lambda m: f"{m.group(2)} {m.group('lower')} per {m.group('upper')}", question)
+    while True:  # level by level, down to the nodes: "2 buildings × 2 halls × 12 racks" is 48 racks, then nodes
+        before = question
+        for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_PER_UPPER, _per_upper)):
+            question, more = each_match_rewritten(pattern, question, rewrite)
+            notes += more
+        if question == before:
+            return question, notes
+
+
+def _shape(m: re.Match, text: str) -> tuple[str, str]:
+    chips = int(m.group(1)) * int(m.group(2)) * int(m.group(3) or 1)
+    rest = text[m.end():]
+    noun = "" if re.match(r"\s+chips?\b", rest, re.I) else " chips"  # ("a 16x16 chip topology": 256 chips)
+    rest = re.sub(r"^\s+chip\s+topology\b", " chips", rest, flags=re.I)
+    return text[:m.start()] + f"{chips}{noun}" + rest, f"“{m.group(0).strip()}” read as {chips} chips"
 
 
 def _part_machines(m: re.Match) -> str:
@@ -64,29 +99,66 @@ def _part_machines(m: re.Match) -> str:
 
 def _nested(match: re.Match, text: str) -> tuple[str, str]:
     nodes = _count(match.group(1)) * _count(match.group(3))
+    if re.fullmatch(_UPPER, match.group("lower"), re.I):  # "2 halls × 12 racks": 24 racks, nodes still to come
+        said = f"{nodes} {_plural(match.group('lower'))}"
+        return text[:match.start()] + said + text[match.end():], f"“{match.group(0).strip()}” read as {said}"
     part = re.search(r"[AHB]\d00", match.group("lower"))
+    named = _part_words(match.group("lower"))  # ("2 gaudi 3 servers": the part stays named)
     # a DGX or HGX holds 8 GPUs: "32 DGX H100" are 32 nodes of 8 H100s
-    said = f"{nodes} nodes x 8 {part.group(0)} GPUs" if part else f"{nodes} nodes"
+    said = f"{nodes} nodes x 8 {part.group(0)} GPUs" if part else f"{nodes} {named + ' ' if named else ''}nodes"
     return text[:match.start()] + said + text[match.end():], f"“{match.group(0).strip()}” read as {said}"
 
 
 def _per_upper(match: re.Match, text: str) -> tuple[str, str] | None:
     """"8 nodes per rack" with "3 racks" elsewhere in the question: 24 nodes (the racks are said once)."""
     per, upper_noun = _count(match.group(1)), match.group("upper").lower().rstrip("s")
-    counted = re.search(rf"\b{_COUNT}\s+{re.escape(upper_noun)}s?\b", text[:match.start()] + " " + text[match.end():],
-                        re.I)
+    counted = re.search(rf"\b{_COUNT}\s+(?P<named>{_PART}){re.escape(upper_noun)}s?\b",
+                        text[:match.start()] + " " + text[match.end():], re.I)  # ("16 tpu v5p cubes": the part stays)
     if counted is None:
         return None
     count = _count(counted.group(1))
-    rest = text[:match.start()] + f"{per * count} nodes" + text[match.end():]
-    rest = re.sub(rf"[,;]?\s*(?:[x×*]\s*)?\b{re.escape(counted.group(0))}\b", "", rest, count=1)
-    return rest, f"“{match.group(0)}” × “{counted.group(0)}” read as {per * count} nodes"
+    lower = match.group("lower")
+    chips = re.search(rf"{_CHIPS}$", lower, re.I)
+    noun = _plural(lower) if re.fullmatch(_UPPER, lower, re.I) else _plural(chips.group(0)) if chips else "nodes"
+    # ("6 racks per row": racks; "256 chips per slice": chips)
+    part = _part_words(lower) if noun == "nodes" else lower[:chips.start()].strip() if chips else ""
+    # ("2 HGX B200 boxes per rack", "64 tpu v5p chips per cube")
+    said = f"{per * count} {part + ' ' if part else ''}{noun}"
+    rest = text[:match.start()] + said + text[match.end():]
+    named = counted.group("named").strip()
+    rest = re.sub(rf"[,;]?\s*(?:[x×*]\s*)?\b{re.escape(counted.group(0))}\b", f" {named}" if named else "", rest, count=1)
+    return rest, f"“{match.group(0)}” × “{counted.group(0)}” read as {said}"
+
+
+def _part_words(lower: str) -> str:
+    """The words before a node's noun that name its part: "gaudi 3" of "gaudi 3 servers", "HGX B200" of "HGX B200"."""
+    return re.sub(rf"\s*(?<![\w-]){_LOWER}$", "", lower, flags=re.I).strip() if not re.fullmatch(_LOWER, lower, re.I) \
+        else re.sub(r"^(?:DGX|HGX)\s*|(?:nodes?|servers?|boxes|box|machines?|hosts?|(?:compute )?trays?)$", "", lower,
+                    flags=re.I).strip()
+
+
+def _plural(noun: str) -> str:
+    return noun if noun.lower().endswith("s") else noun + "s"
 
 
 def _share(match: re.Match, text: str) -> tuple[str, str]:
-    used = match.group(3)
-    return (text[:match.start()] + f"{used} {match.group('upper')}" + text[match.end():],
-            f"“{match.group(0)}”: the job's {used} {match.group('upper')}")
+    used, upper = (match.group(3), match.group("upper")) if match.group("upper") else (match.group("used2"),
+                                                                                       match.group("upper2"))
+    return (text[:match.start()] + f"{used} {upper}" + text[match.end():], f"“{match.group(0)}”: the job's {used} {upper}")
+
+
+def _numbered(match: re.Match, text: str) -> tuple[str, str] | None:
+    count = int(match.group("b")) - int(match.group("a")) + 1
+    if not 1 <= count <= 1000:
+        return None
+    plural = _plural(match.group("upper"))
+    said = f"{count} {plural}"
+    before, after = text[:match.start()], text[match.end():]
+    # the whole cluster's count is not the job's: "12 racks of 4 nodes … but the job only gets racks 1-3"
+    total = re.search(rf"\b\d+\s+{re.escape(plural)}\b", before, re.I)
+    if total:
+        return before[:total.start()] + said + before[total.end():] + "those" + after, f"“{match.group(0)}” read as {said}"
+    return before + said + after, f"“{match.group(0)}” read as {said}"
 
 
 def _count(text: str) -> int:

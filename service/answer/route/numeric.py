@@ -312,6 +312,9 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("rent", "rental", "rented", "renting", "buy") and r.has("how_many", "how_long", "days") \
             and not r.has("how_much"):
         return True  # "how many do we need to rent?": a count, not a price
+    if word in ("rent", "rented", "renting", "buy", "bought") and not r.has("how_much") and any(
+            0 <= t.start - cue.end <= 1 for t in r.of("COUNT") + r.of("NUMBER")):
+        return True  # "we rent 16 cubes", "we bought 64 h100s": how many there are, not a price asked
     if word == "rental" and "the" in r.words[max(cue.start - 3, 0):cue.start] and not r.has("how_much"):
         return True  # "on the h200 rental, …": the option rented, named
     if word in ("gemm", "matmul") and (r.of("QUANTITY", "flop_per_byte") or "intensity" in r.words):
@@ -409,7 +412,9 @@ _FLOP_WORDS = {"flops", "flop/s", "tflops", "tflop/s", "pflops", "teraflops", "p
 def _spec_lookup(r: Reading, s: Slots) -> str | None:
     """'h100 pcie hbm bandwith?', 'b200 fp8 dense tflops': a card's own figure asked with nothing to compute on
     (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
-    if set(s.values) - {"gpu", "precision", "gpus", "link"} or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
+    # (how many there are, "54 nodes x 4 gb300", changes no card's own figure)
+    counts = {"gpus", "nodes", "gpus_per_node", "ranks_total"}
+    if set(s.values) - {"gpu", "precision", "link"} - counts or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
         return None
     negated = {i + d for i, w in enumerate(r.words) if w in ("not", "no") for d in (1, 2)}  # "not the flops"
     flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words)) or (
