@@ -63,3 +63,23 @@ def test_an_assert_gives_its_calls_arguments_but_not_the_hoped_for_bound():
 def test_six_n_d_with_printed_letters_is_the_training_compute():
     assert_routed("In [3]: n_params, n_tokens\nOut[3]: (2.7e9, 5e11)\n\nIn [4]: # 6*N*D -> ?",
                   "training", {"params": 2.7e9, "tokens": 5 * 10**11})
+
+
+def test_an_unnamed_series_printed_after_its_out_prompt_is_read_by_its_index():
+    # "Out[4]:" alone on its line, then the Series, ending "dtype: object" (no Name line)
+    assert_routed("In [4]: pd.Series(job)\nOut[4]:\nmodel    llama-3.1-70b\ntokens          2e12\ngpus               1024\n"
+                  "gpu            H200\nmfu                0.4\ndtype: object\n\nIn [5]: # days to train?", "training",
+                  {"model": "llama-3.1-70b", "gpus": 1024, "gpu": "h200", "mfu": 0.4})
+    # a count's singular label: "n_seq 3" is 3 sequences
+    assert_routed(">>> row\nmodel    llama-3.1-8b\nctx            32768\nn_seq               3\nName: a, dtype: object\n"
+                  ">>> # total kv bytes?", "kv_cache", {"batch": 3, "context": 32768})
+
+
+def test_a_call_printing_nan_or_a_formatted_string_still_gives_its_arguments():
+    assert_routed('In [3]: kv_cache_bytes("Qwen/Qwen2.5-7B-Instruct", ctx=16384, batch=8, dtype="fp8")\nOut[3]: nan\n\n'
+                  "In [4]: # what should that be?", "kv_cache", {"model": "qwen2.5-7b", "context": 16384, "batch": 8})
+    assert_routed(">>> f\"{n_params:.3e}\", f\"{n_tokens:.3e}\"\n('7.000e+09', '2.000e+12')\n>>> # 6ND for that?",
+                  "training", {"params": 7e9, "tokens": 2e12})
+    # "compute-bound seconds per step" is the decode step's compute time
+    assert_routed(">>> flops_side(model=\"llama-3.1-8b\", gpu=\"H100 SXM\", batch=256)\n>>> # compute-bound seconds "
+                  "per step?", "decode", {"primary": "compute_time_s", "batch": 256})

@@ -37,6 +37,8 @@ def said_pair(label: str, value) -> str:
     if _NO_LABEL.search(label):
         return said
     *first, last = label.split() or [""]
+    if last + "s" in _NOUNS_AFTER and first and first[-1] in _COUNTING:  # "n_seq 6" → "6 seqs"
+        last += "s"
     if last in _NOUNS_AFTER and re.fullmatch(r"[\d.e+]+[kKMBT]?", said):  # "deadline_days" → "deadline 60 days"
         first = [w for w in first if w not in _COUNTING]
         return " ".join(first + [said, last])

@@ -40,8 +40,13 @@ def as_values_named(text: str) -> str:
     while i < len(lines):
         started = _INPUT.match(lines[i])
         if not started:
-            said.append(_said_output([lines[i]], text, chinchilla) if _OUTPUT.match(lines[i]) else lines[i])
+            printed = [lines[i]]
             i += 1
+            if _OUTPUT.fullmatch(printed[0].strip()) and _OUTPUT.match(printed[0]).group(1) == "":
+                while i < len(lines) and lines[i].strip() and not _INPUT.match(lines[i]):  # "Out[4]:" then a Series
+                    printed.append(lines[i])
+                    i += 1
+            said.append(_said_output(printed, text, chinchilla) if _OUTPUT.match(printed[0]) else printed[0])
             continue
         code = [started.group(1)]
         i += 1
@@ -74,12 +79,18 @@ def _said_block(code: str, output: list[str], text: str, chinchilla: bool) -> st
             words = [_pair(_label(name), v, chinchilla) for name, v in zip(names, values)]
         else:
             words = [_said_output(output, text, chinchilla)]
+        if len(names) == 1 and any(isinstance(n, ast.Call) and _literal_args(n) for n in ast.walk(node.value)):
+            words.insert(0, _said_expression(node.value, chinchilla))  # 'kv("Qwen/Qwen2.5-32B", ctx=65536)' → nan
     elif node is not None:
         words = [_said_statement(node, code, chinchilla)] + ([_said_output(output, text, chinchilla)] if output else [])
     else:
         words = [_keywords_said(code, chinchilla)] + ([_said_output(output, text, chinchilla)] if output else [])
     said = ", ".join(w for w in words if w)
     return f"{said}. {comment}" if said and comment else said or comment
+
+
+def _literal_args(call: ast.Call) -> bool:
+    return any(_is_literal(a) for a in call.args) or any(_is_literal(k.value) for k in call.keywords)
 
 
 def _said_statement(node: ast.stmt, code: str, chinchilla: bool) -> str:
@@ -151,9 +162,12 @@ def _keywords_said(line: str, chinchilla: bool) -> str:
 def _table_row(lines: list[str], text: str) -> dict | None:
     """A printed DataFrame (a header of column names, rows led by an index) → the row asked about, or its only row;
     a printed Series ("dtype   bf16" lines, then "Name: …") → its items."""
-    if len(lines) >= 2 and lines[-1].lstrip().startswith("Name:"):
+    lines = [line for line in lines if line.strip()]
+    footer = lines[-1].lstrip() if lines else ""
+    if len(lines) >= 2 and footer.startswith(("Name:", "dtype:")):  # (an unnamed Series ends "dtype: object")
         items = dict(line.split(None, 1) for line in lines[:-1] if len(line.split(None, 1)) == 2)
-        items["name"] = lines[-1].split(":", 1)[1].split(",")[0].strip()
+        if footer.startswith("Name:"):
+            items["name"] = footer.split(":", 1)[1].split(",")[0].strip()
         return items
     if len(lines) < 2 or not lines[0].startswith(" "):
         return None
@@ -194,6 +208,9 @@ def _label(node: ast.expr) -> str:
     if isinstance(node, ast.Subscript):
         keys = [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
         return label_words(" ".join(reversed(keys))) if keys else _label(node.value)
+    if isinstance(node, ast.JoinedStr):  # 'f"{n_params:.3e}"': what the f-string formats
+        formatted = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        return _label(formatted[0]) if len(formatted) == 1 else ""
     if isinstance(node, ast.Call):  # "sum(p.numel() for p in model.parameters())": what the builtin sums
         if _is_builtin(node) and node.args:
             inner = [n for n in ast.walk(node.args[0]) if isinstance(n, ast.Call)]
