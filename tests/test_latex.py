@@ -11,6 +11,14 @@ from service.answer.route.latex import as_plain_math
     ("$s = 32\\,768$, $b = 16$", "s = 32768, b = 16"),
     ("\\(N = 7\\times10^{9}\\), $D = 2 \\cdot 10^{12}$ tokens", "N = 7e9 , D = 2e12 tokens"),
     ("$\\frac{2(n-1)}{n}$", "(2(n-1))/(n)"),
+    # siunitx, a decimal comma in braces, a digit group in braces, a list, a name's escaped space, days
+    ("$S = \\SI{4}{\\gibi\\byte}$ at \\SI{100}{\\giga\\byte\\per\\second}", "S = 4 GiB at 100 GB/s"),
+    ("$\\mathrm{MFU} = 0{,}42$, $s = 131{,}072$", "MFU = 0.42, s = 131072"),
+    ("\\begin{itemize} \\item model: Qwen2.5-7B \\end{itemize}", "- model: Qwen2.5-7B"),
+    ("$n = 8$ $\\mathrm{A100\\ 80GB}$, $T \\le 21\\ \\mathrm{d}$", "n = 8 A100 80GB, T <= 21 days"),
+    ("$\\Psi = 2.2\\times10^{10}$", "2.2e10 parameters"),
+    ("$m = 4$ nodes $\\times$ $g = 8$ $\\mathrm{H200}$", "m = 4 nodes x 8 H200"),
+    ("$t_{\\text{compute}} = \\dfrac{2 N B}{n\\,\\pi_{\\text{fp8}}}$", "compute time = (2 N B)/(n peak fp8)"),
 ])
 def test_latex_is_said_as_plain_text(typed, read):
     assert as_plain_math(typed) == read
