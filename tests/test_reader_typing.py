@@ -267,6 +267,12 @@ def test_a_figure_asked_of_a_model_named_only_in_the_first_ask_is_computed_or_sa
     "does the kv formula read",
     "how much does gqa with 8 kv heads cut what ring attention passes around in context parallel for llama 3.1 70b, "
     "in words? why is the rotation cheap",
+    # a figure quoted and asked about: what it holds, what it is per, why it is so (in the reader's language)
+    "the answer said 640 GB for training qwen2.5 72b — does that include the optimizer or only weights and grads?",
+    "all_reduce_perf prints busbw 360 GB/s across 8 h200 — is that per gpu or for the whole node?",
+    "¿por qué la caché kv de llama 3.1 70b a 32k es 10.7 GB y no 21 GB si tiene 80 capas?",
+    "pourquoi llama 3.1 8b fait 16,06 Go en bf16 et pas 16 Go pile ?",
+    "warum braucht mixtral 8x7b 93 GB in bf16, obwohl nur 13B aktiv sind?",
 ])
 def test_near_misses_that_open_like_a_sum_are_not_computed(question):
     assert route_numeric(question) is None

@@ -29,6 +29,10 @@ _FRENCH_UNITS = re.compile(r"(?<=\d)\s*(Go|To|Mo|Ko)\b")
 _FRENCH = {"Go": " GB", "To": " TB", "Mo": " MB", "Ko": " kB"}
 
 _PHRASE_LIST = [(pattern, words) for pattern, words in (
+    # why a figure is what it is (before "por" is read as "per"): "¿por qué …?", "pourquoi", "warum", "¿qué limita …?"
+    (r"¿?\s*por qu[ée]", "why"), (r"pourquoi", "why"), (r"warum|wieso|weshalb", "why"), (r"perch[ée]", "why"),
+    (r"¿?\s*qu[ée] (?:limita|determina)", "what limits"), (r"qu'est-ce qui (?:limite|détermine)", "what limits"),
+    (r"was (?:begrenzt|bestimmt)", "what limits"), (r"o que (?:limita|determina)", "what limits"),
     # German
     (r"wie viele", "how many"), (r"wie ?viel", "how much"), (r"wie lange(?: dauert(?: das)?)?", "how long"),
     (r"passt", "does it fit"), (r"brauch(?:e|t)?(?: ich)?", "do i need"), (r"mindestens", "at least"),

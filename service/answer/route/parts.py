@@ -24,7 +24,8 @@ from spacy.tokens import Doc
 _JOINS = {"+", "plus", "and", ",", "&", "then", "followed"}  # ("a 500B-token stage then a 100B-token one")
 _PIECES = {"turns", "turn", "docs", "doc", "documents", "chunks", "chunk", "messages", "pages", "files", "passages",
            "buckets", "bucket", "tensors", "shards", "rounds", "exchanges"}
-_STOPS = {".", "?", "!", ";", ":", "—", "-", "at", "on", "for", "per", "each", "with", "x", "×", "batch", "users",
+_STOPS = {".", "?", "!", ";", ":", "—", "-", "at", "on", "for", "per", "each", "with", "x", "×", "batch", "users", "why",
+          "not", "no", "but", "vs", "versus", "than",
           "requests", "seqs", "sequences", "chats", "gpus"}
 _GAP = 5  # words a piece's own description may run to ("of prompt", "system prompt", "of other weights")
 
@@ -43,8 +44,9 @@ def with_parts_added(doc: Doc, tags: list) -> list:
         if j > i:
             groups.append(figures[i:j + 1])
         i = j + 1
-    for group in groups:  # (a cue word among the pieces describes a piece: "100B code + 50B math tokens")
-        tags = [t for t in tags if t not in group and not (t.label == "CUE" and group[0].start <= t.start < group[-1].end)]
+    for group in groups:  # (a word among the pieces that asks for no calculation describes a piece: "100B code")
+        tags = [t for t in tags if t not in group
+                and not (t.label == "CUE" and t.key == "outside" and group[0].start <= t.start < group[-1].end)]
         tags.append(_total(group, tokens=_tokens_follow(doc, group[-1])))
     return sorted(tags, key=lambda t: (t.start, -t.end))
 

@@ -338,7 +338,9 @@ CUES: dict[str, tuple[str, ...]] = {
             "what sets", "what actually sets", "what determines", "what actually determines", "what limits",
             "what actually limits", "what bounds", "what governs", "what dominates", "what decides", "what makes",
             # a mechanism asked about: "how many times does it read each weight …"
-            "how many times does", "how many times do"),
+            "how many times does", "how many times do",
+            # what a quoted figure holds: "you said 1.13 TB — does that include activations?", "is that per link?"
+            "does that include", "does it include", "does this include", "is that per", "is this per"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
