@@ -164,6 +164,14 @@ TWO_ASKS = [
     ("(a) would you bother with cpu offload here at all?\n(b) numbers: fsdp full shard of llama 3.1 70b over 32 b200s, "
      "seq len 4k, micro-batch 1, selective recompute. free memory per gpu after state + activations?", "memory",
      {"primary": "free_bytes", "gpus": 32}),
+    # a judgement asked beside the figure: the figure is computed, the judgement is the pages'
+    ("kv cache for qwen2.5 72b at 16k for 24 users in fp8? is fp8 worth it here?", "kv_cache",
+     {"batch": 24, "kv_precision": "fp8"}),
+    ("aggregate tok/s for llama 3.1 8b on one l40s at batch 64, 2k ctx — worth it vs an h100?", "decode",
+     {"gpu": "l40s", "batch": 64}),
+    ("total kv for llama 3.1 70b, 48 users at 8k, bf16 cache, is that overkill for 2 h200s", "kv_cache", {"batch": 48}),
+    ("deepseek v3 fp8 on 8 h200s, 16 users at 32k fp8 kv: free memory per gpu, and what's the risk of going to 32 "
+     "users?", "memory", {"batch": 16, "primary": "free_bytes"}),
 ]
 
 
@@ -273,6 +281,10 @@ def test_a_figure_asked_of_a_model_named_only_in_the_first_ask_is_computed_or_sa
     "¿por qué la caché kv de llama 3.1 70b a 32k es 10.7 GB y no 21 GB si tiene 80 capas?",
     "pourquoi llama 3.1 8b fait 16,06 Go en bf16 et pas 16 Go pile ?",
     "warum braucht mixtral 8x7b 93 GB in bf16, obwohl nur 13B aktiv sind?",
+    # a judgement of a full setup, with no figure asked
+    "fp8 weights and an fp8 kv cache for qwen2.5 72b on 2 h200s at 32k, 16 users — sane default or too aggressive?",
+    "llama 3.1 405b on 16 h100s across 2 nodes: tp or pp? we care about latency",
+    "mixtral 8x22b on 4 mi300x, 128k context, 8 users: is --kv-cache-dtype fp8 still worth it?",
 ])
 def test_near_misses_that_open_like_a_sum_are_not_computed(question):
     assert route_numeric(question) is None

@@ -133,7 +133,7 @@ class UnknownPrecision(UnknownName):
 # --- does the question ask for a number? -------------------------------------------------------------------
 
 _CONCEPTUAL = ("why", "how_does", "explain", "what_does", "who", "which", "should", "vs", "difference", "mean",
-               "where")
+               "where", "judgement")
 _REQUEST = ("how_much", "how_many", "how_long", "how_fast", "how_big", "compute")
 _AUXILIARIES = {"is", "are", "does", "do", "did", "can", "could", "will", "would", "was", "were", "has", "have",
                 "should", "shall", "may", "might", "must"}

@@ -341,6 +341,10 @@ CUES: dict[str, tuple[str, ...]] = {
             "how many times does", "how many times do",
             # what a quoted figure holds: "you said 1.13 TB — does that include activations?", "is that per link?"
             "does that include", "does it include", "does this include", "is that per", "is this per"),
+    # a judgement asked of a setup, not a figure: "… is fp8 kv still worth it?", "sane default or too aggressive?"
+    "judgement": ("worth it", "is it worth", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
+                  "what's the risk", "whats the risk", "the actual risk", "what could go wrong", "tp or pp",
+                  "pp or tp", "tp vs pp", "reshard"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),

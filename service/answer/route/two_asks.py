@@ -17,7 +17,9 @@ from .tagger import tag
 
 _NAMES = ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU")
 # a sentence ends at "?" or "." before a space, or at "and"/"also" opening a second ask after a dash or a comma
-_SENTENCE = re.compile(r"(?<=[?.!])\s+|\s+[—–]\s+(?=(?:and|also|but|plus)\b)")
+_SENTENCE = re.compile(r"(?<=[?.!])\s+|\s+[—–]\s+(?=(?:and|also|but|plus|how|what|worth|is|good|overkill)\b)"
+                       r"|,\s+(?=(?:is|was)\s+(?:that|it|this)\s+(?:overkill|worth|a good|a bad|sane|enough|too)\b)"
+                       r"|,\s+(?=and\s+(?:what'?s|whats|is|why|should)\b)", re.I)
 _ASKS = re.compile(r"\?\s*$|^\s*(?:and\s+|also\s+|but\s+|plus\s+|honestly\s+|so\s+)*(?:why|how|what|which|is|are|does|do|"
                    r"should|would|could|can|will|(?:i'?m\s+|also\s+)?curious(?:\s+too)?\s+(?:whether|if|why|how)|"
                    r"(?:i'?m\s+)?wondering\s+(?:whether|if|why|how)|i\s+wonder)\b", re.I)
@@ -27,14 +29,18 @@ _ORDERS = re.compile(r"^\s*(?:and\s+|also\s+|so\s+|for planning:?\s+)?(?:give|ti
                      r"what does|what tok/s)\b"
                      r"|\bwhat\s+(?:[\w/-]+\s+){1,3}(?:is|are|does|do|would|will)\b"  # "what busbw is that", "what algbw does …"
                      r"|\b(?:time|tok/s|tokens/s|tps|gb|gib|tb|ms|seconds|total|size|flops|days|"
-                     r"hours|ceiling|celing|algbw|busbw|kv|bandwidth|peak)\s*\??\s*$", re.I)
+                     r"hours|ceiling|celing|algbw|busbw|kv|bandwidth|peak|tflop/s|tflops|flop/s|roofline|ridge|"
+                     r"throughput)\s*\??\s*$", re.I)
 
 # a sentence asking for a figure whose setup is in another sentence ("free memory per gpu after state +
 # activations?") is no qualitative ask
 _FIGURE_ASKED = re.compile(r"\b(?:how many|how much|how long|how big|free memory|memory left|headroom|free vram)\b|"
                            r"\bwhat\s+(?:tok/s|tokens/s|throughput|busbw|algbw)\b|"  # "what tok/s does the bound give …"
                            r"\bwhat'?s\s+(?:its|the)\s+(?:kv|kv cache|memory|footprint|step time|latency)\b|"
-                           r"\b(?:tok/s|tokens/s|gb|kv|busbw|algbw|flops|days|hours)\s*\??\s*$", re.I)
+                           r"\b(?:tok/s|tokens/s|gb|kv|busbw|algbw|flops|days|hours)\s*\??\s*$|"
+                           # a figure named first: "decode tok/s for mixtral …", "total kv for qwen2.5 72b, …"
+                           r"^\s*(?:the\s+)?(?:decode\s+|total\s+|aggregate\s+|per-gpu\s+)?(?:tok/s|tokens/s|throughput|"
+                           r"kv cache|kv|weights|memory|step time|latency|all-reduce time)\s+(?:for|of|on)\b", re.I)
 
 
 def calculation_half(question: str, asks_a_calculation: Callable[[str], bool]) -> str | None:
@@ -46,7 +52,8 @@ def calculation_half(question: str, asks_a_calculation: Callable[[str], bool]) -
     if not qualitative or len(qualitative) == len(sentences):
         return None
     kept = [s for s in sentences if s not in qualitative]
-    if not any(_ORDERS.search(s) or _FIGURE_ASKED.search(s) for s in kept):
+    if not any(_ORDERS.search(s) or _FIGURE_ASKED.search(s) or (s.rstrip().endswith("?") and asks_a_calculation(s))
+               for s in kept):
         return None  # "… OOMs only in the backward pass. why the backward?": the rest tells, it asks nothing
     half = " ".join(kept)
     # a model or a part named only in the qualitative half ("is the mi300a any good? … tok/s on it?", "does vllm store
