@@ -1182,6 +1182,70 @@ awq keeps llama 3.1 70b weights in int4 but the math still runs in 16 bits on an
 the quantization page says an fp8 kv cache halves mixtral 8x22b's cache, why that model as the example, what's special about its kv? | retrieval | quantity_of_model
 deepseek v3 ships fp8 with 128x128 block scales, why blocks and not one scale per tensor like the h100 transformer engine recipe? | retrieval | units,quantity_of_model
 prefix cache hit rate dropped from 80% to 30% after we added 4 more replicas, why would scaling out do that? | retrieval | intent,topology
+ran all_reduce_perf with mpirun -np 16 across 2 nodes of 8 h100s, which column do i hold up against the 400G nic rate, algbw or busbw? | retrieval | template,collective_new,topology
+nccl-tests on a dgx h100: one process per gpu with -g 1, or one process with -g 8? does it change what busbw means | retrieval | template,collective_new
+ib_write_bw --use_cuda=0 between two h100 nodes shows ~390 Gb/s, does that prove gpudirect rdma is on or just that the link trained? | retrieval | template,units,topology
+NCCL_DEBUG=INFO prints "via NET/IB/0/GDRDMA" on our 16 gpu job, what does each piece of that line tell me? | retrieval | template,collective_new
+dcgmi diag -r 3 vs -r 4 on 64 new h100 nodes, which level do ppl use for burn-in and which for a quick pre-flight? | retrieval | template,alias
+nvidia-smi says 100% util on all 512 gpus of our 70b run but mfu is 30ish, which dcgm field should we graph instead? | retrieval | training,intent
+--kv-cache-dtype fp8_e4m3 vs fp8_e5m2 in vllm for qwen2.5 72b on 2 h200s, which one and why does it matter? | retrieval | template,units,alias
+vllm log says "# GPU blocks: 10240" at startup for llama 3.1 8b on one h100, what is a gpu block there and what decides that count? | retrieval | template
+how should i benchmark llama 3.1 70b on 8 h100s so the result means something, what request-length mix and which percentiles? | retrieval | intent
+nsys first or ncu first for a decode kernel that only pulls ~2 TB/s on an h100? what does each tool tell me | retrieval | units
+a 1,024 gpu job has been stuck in an allreduce for 30 min with no error, how do ppl find the one rank that never showed up? | retrieval | training,collective_new
+sbatch --gres=gpu:8 --exclusive on sixteen nodes for a 128-gpu run, how do i get slurm to keep them all under the same leaf switches? | retrieval | template,topology,word_numbers
+kueue or volcano for gang scheduling 64-pod pytorch jobs on an h100 k8s cluster, whats the diffrence in practice? | retrieval | training,alias,typo
+splitting an 80 GB h100 into 7 mig slices for small inference jobs vs just using mps, what isolation do we give up with mps? | retrieval | alias
+which gpu first shipped with nvlink 5, and did nvlink 3 on the a100 really top out at 600 GB/s? | retrieval | alias,units
+how many h800s did deepseek say v3 trained on, and why h800s and not h100s? | retrieval | training,alias
+when did deepseek open-source 3fs, and does its 6.6 TiB/s read test count the 500 client nodes or only the 180 storage nodes? | retrieval | units
+is the b300 the same thing as blackwell ultra, and did nvidia really cut its fp64 to about 1.25 tflops? | retrieval | alias
+vllm came out in 2023 after orca's 2022 paper, did pagedattention build on iteration-level scheduling or replace it? | retrieval | intent
+bytedance's megascale ran a 12,288 gpu job, what did they automate to keep effective training time above 90%? | retrieval | training
+xai's colossus on spectrum-x, nvidia said 95% data throughput. independent measurement or vendor claim, and 95% of what exactly? | retrieval | topology,units
+the deepseek v3 paper's 2.788M h800 gpu-hours, does that cover only the final pretraining or also ablations and the r1 stuff? | retrieval | training,quantity_of_model
+someone offered us h100s at $1.90/hr on a 3 year commit, good deal vs the $2.50 on-demand the tco page uses? what else should we ask them | retrieval | intent,units
+does the $40,000 per h100 "all-in" on the tco page include network, storage and install, or just the gpu itself? | retrieval | units
+why does the tco page amortize an h100 over 4 years when rental prices might slide once b200s are everywhere? | retrieval | intent
+spot h100s at a big discount for a 70b pretraining run, what breaks when they get reclaimed with 2 minutes notice? | retrieval | training
+why do colos sell a 120 kw gb200 nvl72 position as reserved capacity rather than metered kwh, and why sign years ahead? | retrieval | alias,units
+deepseek billed cache hits at $0.014 vs $0.14 per million for misses, is that prefix caching savings passed on or just pricing? | retrieval | intent,units
+anthropic charges 1.25x to write the prompt cache and 0.1x to read it, why is a write pricier than plain input? | retrieval | units
+how does 3fs reach about 81% of its 9,000 GB/s of nic capacity on reads, what is craq doing on the read path? | retrieval | units
+our checkpiont writes on 256 h100s hit 40 GB/s then drop to nothing for seconds, why so spiky, storage or our save code? | retrieval | training,units,typo
+mlperf storage v2.0 lists "accelerators supported" per system, what does that number actually mean and can i rank vast, weka and netapp by it? | retrieval | units
+webdataset tar shards of 1 GB on lustre vs millions of small jpegs on nfs for 1,024 a100s, why do ppl pack samples into shards? | retrieval | training,alias
+s3 started throwing 503 slowdown when 2,048 ranks opened their first shards at once, whats the usual fix, more prefixes or a cache tier? | retrieval | training,units
+minhash dedup on a 15T token crawl like fineweb, where does it sit in the data pipeline and why is it so heavy? | retrieval | training,units
+our 8,192 h100 run dies every 5 or 6 hours, whats the usual playbook, hot spares, faster restart or elastic? | retrieval | training
+dmesg: "NVRM: Xid (PCI:0000:b3:00): 79, GPU has fallen off the bus" on 1 of 128 nodes mid run, reboot and rejoin or drain? | retrieval | template,training
+xid 94 vs xid 95 on an h100, which one only kills my process and which takes out the whole gpu? | retrieval | alias
+nvidia-smi -q on an a100 80gb shows "Remapped Rows Pending: Yes", reset at the next drain or rma it? | retrieval | template,alias
+how long should burn-in run on 512 new b200s before we sign acceptance, 48 hours or a week, and what counts as a fail? | retrieval | training,alias
+one gpu in a box of eight h100s reports a thermal slowdown throttle reason while the other seven are fine, why does that hurt the whole 1,024 gpu job? | retrieval | training,topology,word_numbers
+fresh hgx b200 node, fabric manager wont start and nccl falls back to pcie, why does blackwell's fabric manager suddenly need infiniband? | retrieval | topology,alias
+lockstep power swings on a 4,096 gpu training job, why does the utility care and what do teams do about it? | retrieval | training,units
+mi355x is listed at 288 GB hbm3e, is that per gpu like the b300's 288 GB, and are the amd and nvidia sheets even comparable? | retrieval | non_nvidia,units
+cerebras wse-3 keeps 44 GB in on-chip sram, what does that buy for llama 3.1 70b decode and whats the catch for a model that big? | retrieval | non_nvidia,quantity_of_model
+groq demos llama 3 70b at crazy tok/s per user, where does that come from architecturally and why isnt everyone doing it? | retrieval | non_nvidia,intent
+why did our 3 m dac cables work at 400g but fail to link up at 800g on the new quantum-x800 switches? | retrieval | units,topology
+the cooling page gets 189 L/min for a 132 kw rack, what temperature rise is it assuming and who picks that, the cdu vendor or the facility? | retrieval | units
+why does a 132 kw gb200 rack need overhead busway instead of a few pdu strips like our old 10 kw racks? | retrieval | alias,units
+what does g128 in an awq int4 llama 3.1 70b repo name mean, and why do the groups of 128 need a calibration set? | retrieval | units,template
+what does w4a16 on an awq mixtral 8x7b checkpoint mean, and why can a100s run it fine without any fp8 support? | retrieval | units,alias
+sglang's radixattention vs vllm's automatic prefix caching for a 4k token shared system prompt on llama 3.1 8b, same idea or different? | retrieval | intent,alias
+how does llm-d route requests by kv locality across 8 replicas of qwen2.5 72b, is it consistent hashing on the prefix? | retrieval | topology,alias
+which config.json fields should i read before pulling 400+ GB of a new 235b moe, to know whether vllm can even shard it? | retrieval | quantity_of_model,template
+how do teams take a 70b replica on 4 h100s from minutes to seconds of cold start, process snapshots, local nvme weight cache, or pre-pulled images? | retrieval | intent
+tgi vs vllm vs tensorrt-llm for gpt-oss-120b on one h100, which engine does the site say to reach for and why? | retrieval | alias
+distserve talks about goodput under a 200 ms ttft and 50 ms tpot slo, what does goodput mean there vs raw throughput? | retrieval | intent,units
+eagle vs medusa as the drafter for llama 3.1 8b on one h100, how do the two propose tokens differently? | retrieval | intent
+nvlink sharp inside a 72-gpu nvl72 vs ib sharp on quantum switches, same in-network reduction idea or different hardware? | retrieval | topology,collective_new
+why does rocev2 ride on udp port 4791 per the 2014 ibta annex, and what does that buy us for ecmp hashing? | retrieval | units,topology
+what did the 2024 zero bubble pipeline paper change vs 1f1b for a 405b at pp 16, which part of the backward does it split? | retrieval | training
+zero-offload trained 13b+ models on a single v100 per the 2021 paper, what trick makes that work and what does it cost in speed? | retrieval | training,quantity_of_model
+why does the memory page say 141 GB for llama 3.1 70b weights while the hugging face folder shows ~131 GiB, is it just gb vs gib? | retrieval | units,quantity_of_model
+what does ncu's roofline chart actually plot for a bf16 gemm on an h100, which ceilings are the 3.35 TB/s and 989 tflops lines and where should my dot sit? | retrieval | units,template
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1202,7 +1266,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 10  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-148
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 15  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-153
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
