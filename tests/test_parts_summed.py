@@ -20,6 +20,13 @@ from routing import assert_routed
     # only the prompt is in the cache right after prefill
     ("deepseek v3, a 60k-token document plus a 4k answer, one request, bf16 cache — just the kv right after prefill",
      "kv_cache", {"context": 61_440, "batch": 1}),
+    # pieces of one size, and the output said by its verb
+    ("few-shot prompt for llama 3.1 8b: 6 examples at 500 tokens each, then a 300-token query, and the model answers in "
+     "200 tokens. bf16 kv, 16 requests — total cache when they're all answered?", "kv_cache",
+     {"context": 3500, "batch": 16}),
+    # a packed training sequence is no batch of one
+    ("SFT of llama 3.1 8b, each example = 3,000-token prompt + 1,000-token answer packed into one sequence, "
+     "micro-batch 2, full recompute — activation memory per gpu?", "memory", {"context": 4000, "batch": 2}),
     # a run's tokens in stages
     ("llama 3.1 8b: 1.2T tokens of pretraining plus 300B of annealing on 256 h100s at 40% mfu — days?", "training",
      {"tokens": 1_500_000_000_000, "gpus": 256}),

@@ -139,9 +139,19 @@ def _multiplied(doc: Doc, tags: list) -> list:
 def _figure(n: int) -> str:
     return rf"(?P<n{n}>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?P<k{n}>[kK]))?"
 _PROMPT_WORDS = (r"prompts?|input|isl|in|prefill|system\s+prompt|history|chat\s+history|document|doc|new\s+(?:msg|message)|"
-                 r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context")
+                 r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction|query")
 _OUTPUT_WORDS = (r"outputs?|osl|out|completions?|generated|generation|generates|reply|replies|answers?|final\s+answer|"
-                 r"decode|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens")
+                 r"decode|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
+                 r"summary|decode\s+steps|steps\s+of\s+decode|tokens\s+generated")
+# "8 examples at 400 tokens each", "4 chunks of 2048": so many prompt pieces of one size
+_PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+)?(?:examples|shots|documents|docs|pdfs|chunks|turns|"
+                        r"messages|passages)\s+(?:at|of)\s+(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?(?:[\s-]*tokens?)?"
+                        r"(?:\s+each)?", re.I)
+# "the model answers in 100 tokens", "replies with about 300 tokens": the output, said by its verb
+_ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
+                         r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b", re.I)
+# "packed into one sequence", "trained as one sequence": the parts' sequence, not a batch of one
+_ONE_SEQUENCE = re.compile(r"\s*,?\s*(?:packed\s+|trained\s+)?(?:in)?(?:to|as)\s+(?:one|a\s+single)\s+sequence\b", re.I)
 def _words(n: int) -> str:
     return rf"(?P<label{n}>{_PROMPT_WORDS}|{_OUTPUT_WORDS})"
 # "1,500-token prompt", "4k in", "a 2k answer", "24,000 thinking tokens" | "ISL 1024", "history 6k", "ISL=1024",
@@ -172,19 +182,22 @@ _WHEN = re.compile(r",?\s*\b(?:once\s+(?:every\s+request\s+has|they(?:'ve|\s+hav
 def as_context_summed(question: str) -> tuple[str, list[str]]:
     """The question with a context given in parts replaced by their sum (or by the prompt's parts, when only the
     prefill is asked about), and a note of the sum."""
+    typed = question
+    question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} prompt tokens", question)
+    question = _ANSWERS_IN.sub(lambda m: f"{_size(m)} output tokens", question)
     parts = _parts(question)
     if len(parts) < 2 or not any(_is_prompt(m) for m in parts):
-        return question, []
+        return typed, []
     if not any(not _is_prompt(m) for m in parts) and not all("+" in question[a.end():b.start()]
                                                             for a, b in zip(parts, parts[1:])):
-        return question, []  # prompt parts only, not added: "a 4k prompt, the 8k context window"
+        return typed, []  # prompt parts only, not added: "a 4k prompt, the 8k context window"
     prompt_only = bool(_PROMPT_ONLY.search(question))
     counted = [m for m in parts if _is_prompt(m) or not prompt_only]
     total = sum(_value(m) for m in counted)
     said = " + ".join(f"{_value(m):,}" for m in counted) + (f" = {total:,}" if len(counted) > 1 else "")
-    why = "the prompt only, before any output" if prompt_only else "prompt and output: the cache at the end of generation"
+    why = "the prompt only, before any output" if prompt_only else "prompt and output together: the whole sequence"
     text = question[:parts[0].start()] + f"context {total} tokens" + question[parts[-1].end():]
-    text = (_WHEN if not prompt_only else _PROMPT_ONLY_SAID).sub("", text)
+    text = _ONE_SEQUENCE.sub("", (_WHEN if not prompt_only else _PROMPT_ONLY_SAID).sub("", text))
     return text, [f"context {said} tokens ({why})"]
 
 
@@ -206,6 +219,10 @@ def _label(m: re.Match) -> str:
 
 def _is_prompt(m: re.Match) -> bool:
     return re.fullmatch(_PROMPT_WORDS, _label(m), re.I) is not None
+
+
+def _size(m: re.Match) -> int:
+    return round(float(m.group("size").replace(",", "")) * (1024 if m.group("k") else 1))
 
 
 def _value(m: re.Match) -> int:
