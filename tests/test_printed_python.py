@@ -83,3 +83,18 @@ def test_a_call_printing_nan_or_a_formatted_string_still_gives_its_arguments():
     # "compute-bound seconds per step" is the decode step's compute time
     assert_routed(">>> flops_side(model=\"llama-3.1-8b\", gpu=\"H100 SXM\", batch=256)\n>>> # compute-bound seconds "
                   "per step?", "decode", {"primary": "compute_time_s", "batch": 256})
+
+
+def test_printed_items_overrides_and_config_yaml_name_their_figures():
+    # sorted(d.items()) prints (key, value) pairs
+    assert_routed(">>> sorted(asdict(run).items())\n[('batch', 32), ('ctx', 4096), ('gpu', 'H200'), ('kv', 'bf16'), "
+                  "('model', 'llama-3.1-8b')]\n>>> # aggregate tok/s ceiling?", "decode",
+                  {"batch": 32, "context": 4096, "gpu": "h200"})
+    # Hydra's overrides: a dotted key's last part names the figure
+    assert_routed(">>> HydraConfig.get().overrides.task\n['model=llama-3.1-8b', 'data.tokens=1T', 'hw=H100 SXM', "
+                  "'hw.chips=128', 'precision=bf16', 'mfu=0.4']\n>>> # 6ND, how many days on those chips?", "training",
+                  {"tokens": 1e12, "gpus": 128, "mfu": 0.4})
+    # "max_seqs: 12" in a printed config is the batch
+    assert_routed(">>> print(OmegaConf.to_yaml(cfg))\nmodel: llama-3.1-70b\nweights: fp8\naccelerator: H200\n"
+                  "tensor_parallel: 2\nmax_seqs: 12\nmax_len: 32768\nkv_cache: fp8\n\n>>> # headroom per device?",
+                  "memory", {"batch": 12, "context": 32768, "tp": 2})

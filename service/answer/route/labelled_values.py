@@ -15,7 +15,7 @@ _NOUNS_AFTER = {"gpus", "chips", "cards", "devices", "accelerators", "nodes", "u
                 "requests", "ranks", "days", "hours", "weeks", "tokens", "params", "parameters", "bytes", "replicas"}
 _LABELS = {"conc": "concurrency", "world": "world size", "n params": "parameters", "num params": "parameters",
            "numel": "parameters", "nbytes": "buffer bytes", "size bytes": "buffer bytes", "dev": "device",
-           "tokens per s": "tokens per second", "np": "ranks"}
+           "tokens per s": "tokens per second", "np": "ranks", "count": "gpu count", "hw chips": "chips"}
 _COUNTING = {"n", "num", "number", "total", "target", "train", "training"}  # "n_gpus 4" → "4 gpus"
 # the value is a name and says itself: "get_device_name 'NVIDIA H20'", "GPU_SKU=H100 NVL"
 _NO_LABEL = re.compile(r"(?:^| )(?:name|kind|get device name|device name|sku|accelerator|gpu type|instance type)$")

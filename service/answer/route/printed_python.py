@@ -21,7 +21,8 @@ _CONTINUED = re.compile(r"^\s*(?:\.\.\.|\.\.\.:)(?:\s|$)(.*)$")
 _OUTPUT = re.compile(r"^\s*Out\[\d*\]:\s?(.*)$")
 _NOISE = re.compile(r"^\s*(?:Traceback \(most recent call last\):|File \".*\", line \d+.*|\w*Error\b.*"
                     r"|.*\d+%\|.*\|\s*\d+/\d+\s*\[.*)$")  # a traceback's frames, a tqdm progress bar
-_KEY_VALUE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)=(\'[^\']*\'|\"[^\"]*\"|\d{1,3}(?:,\d{3})+(?!\d)|[^\s,)]+)")
+# "ctx=131072", and a dotted override's last key: "data.tokens=2T" is the tokens, "hw.chips=256" the chips
+_KEY_VALUE = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)=(\'[^\']*\'|\"[^\"]*\"|\d{1,3}(?:,\d{3})+(?!\d)|[^\s,)]+)")
 _CALL_WRAPPER = re.compile(r"\b[A-Za-z_]\w*\(|[(),\s]+")  # what a repr's "Cluster(…)" leaves once its fields are said
 _ROW_ASKED = re.compile(r"\brow\s*['\"]?(\w+)['\"]?", re.I)
 _CHINCHILLA = {"n": "parameters", "d": "tokens"}  # 6·N·D's letters
@@ -135,8 +136,11 @@ def _said_output(output: list[str], text: str, chinchilla: bool) -> str:
     """What the session printed: a literal, a DataFrame's row, a Series, "key=value" fields, or the text as it is."""
     lines = [_OUTPUT.sub(r"\1", line) for line in output]
     value = _literal("\n".join(lines))
-    if isinstance(value, dict):
-        return _pairs(value, chinchilla)
+    rows = [_literal(line) for line in lines if line.strip()]
+    if len(rows) > 1 and all(_is_item(row) for row in rows):  # print(*cfg.items(), sep="\n"): one (key, value) a line
+        value = dict(rows)
+    if isinstance(value, dict) or _items_said(value, chinchilla):
+        return _pair("", value, chinchilla)
     if isinstance(value, str):
         return value
     if isinstance(value, tuple | list):
@@ -145,6 +149,21 @@ def _said_output(output: list[str], text: str, chinchilla: bool) -> str:
     if table:
         return _pairs(table, chinchilla)
     return "\n".join(_keywords_said(line, chinchilla) for line in lines)
+
+
+def _items_said(value, chinchilla: bool) -> str:
+    """A list of (key, value) pairs ("sorted(d.items())") or of "key=value" strings (Hydra's overrides) said as pairs."""
+    if not isinstance(value, list | tuple) or not value:
+        return ""
+    if all(_is_item(v) for v in value):
+        return _pairs(dict(value), chinchilla)
+    if all(isinstance(v, str) and "=" in v for v in value):
+        return ", ".join(_keywords_said(v, chinchilla) for v in value)
+    return ""
+
+
+def _is_item(value) -> bool:
+    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str)
 
 
 def _keywords_said(line: str, chinchilla: bool) -> str:
@@ -193,6 +212,8 @@ def _pairs(items: dict, chinchilla: bool) -> str:
 def _pair(label: str, value, chinchilla: bool) -> str:
     if isinstance(value, dict):
         return _pairs(value, chinchilla)
+    if said := _items_said(value, chinchilla):
+        return said
     if chinchilla and label in _CHINCHILLA:  # N may hold the model's name
         label = "model" if label == "n" and isinstance(value, str) else _CHINCHILLA[label]
     return said_pair(label, value)
