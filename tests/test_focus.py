@@ -17,6 +17,10 @@ from service.answer.route.numeric import UnknownModel, route_numeric
     # a part asked about among parts: the other part's bandwidth is its own
     ("HBM bandwidth of one MI300X? The H100s beside them have 3.35 TB/s and we run 8 per node.", "roofline",
      {"gpu": "mi300x", "primary": "bandwidth"}),
+    # the ask names nothing: its sentence names the subject before it
+    ("Mixtral 8x7B on the 2 L40S box, fp8 KV cache, 32 conversations of 16,000 tokens each: how large is the cache in "
+     "total, knowing that the 8x22B on 4 H100s is capped at 64k?", "kv_cache",
+     {"model": "mixtral-8x7b", "batch": 32, "context": 16000}),
     # a clause that names another part but also the model (which the ask leaves open) is kept
     ("llama 3.1 8b decodes 50 tok/s on an a100. how many tok/s on an h100?", "decode",
      {"model": "llama-3.1-8b", "gpu": "h100-sxm"}),

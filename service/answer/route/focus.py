@@ -44,7 +44,10 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
         return question, []
     tagged = [tag(c).tags for c in clauses]
     named = {kind: _resolved([_names(tags, c, kind) for c, tags in zip(clauses, tagged)]) for kind in _NAMES}
-    subjects = {kind: _subject(names[ask]) for kind, names in named.items()
+    # the ask's sentence: the clauses from the last sentence end before the ask up to the ask itself
+    start = max((k + 1 for k in range(ask) if re.search(r"[.;?!]\s*$", clauses[k]) or "\n" in ends[k]), default=0)
+    subjects = {kind: _subject(names[ask]) or (None if names[ask] else _subject(set().union(*names[start:ask])))
+                for kind, names in named.items()
                 if len(set().union(*names)) > 1}  # (only where the message names more than one)
     # a clause goes when what it names are others: one naming a subject stays, and so does one naming the only part
     # (or model) of a kind the ask leaves open ("llama 3.1 8b does 50 tok/s on an a100. on an h100?": the model)
@@ -106,5 +109,6 @@ def _shown(kind: str, name: str) -> str:
 
 
 def _subject(named: set[str]) -> str | None:
-    """The one model (or part) the asking clause names."""
+    """The one model (or part) the asking clause names, or else the one its sentence names before it ("Mixtral 8x7B
+    on the 2 L40S box, …: how large is the cache in total, knowing that the 8x22B …")."""
     return next(iter(named)) if len(named) == 1 else None
