@@ -23,6 +23,7 @@ _CLAUSE = re.compile(r"(?<=[.;?!])\s+|(?<=[;,])\s+|\s+[—–]\s+|\s+-\s+|\n+"
                      r"|\s+(?=(?:while|whereas|where|but)\s)|\s+(?=and\s+(?:the|our|my|a|an|we|its)\s)", re.I)
 _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|whats|which|estimate|compute|calculate|give me|tell me|need is)\b", re.I)
 # "and across 4 RTX 6000 Ada cards?", "what if it went to …", "what's the tpu v5p one?": the ask borrows its setup
+_ASK_WORDS = re.compile(r"\b(?:how|what(?:'s)?|whats|which)\b", re.I)
 _LEANS_BACK = re.compile(r"\b(?:what|how)\s+about\b|\bwhat\s+if\b|\bsame\b|\binstead\b|\bthat one\b|\bthose\b"
                          r"|^\s*(?:\w+:\s*)?(?:and|or|then|now)\b|\bone\s*\?", re.I)
 _SIZE = re.compile(r"\b(?:the|a|an|our|that|their)\s+(\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "the 70B", "a 7b"
@@ -39,7 +40,10 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
     asking = [k for k, c in enumerate(clauses) if _ASKS.search(c)]
     if not asking:
         return question, []
-    ask = next((k for k in reversed(asking) if "?" in clauses[k]), asking[-1])
+    # the clause that asks in words, else the one with the question mark ("…: how large is the cache in total,
+    # knowing that the 8x22B … is capped at 64k?" asks in its third clause)
+    ask = next((k for k in reversed(asking) if _ASK_WORDS.search(clauses[k])),
+               next((k for k in reversed(asking) if "?" in clauses[k]), asking[-1]))
     if _LEANS_BACK.search(clauses[ask]):
         return question, []
     tagged = [tag(c).tags for c in clauses]
