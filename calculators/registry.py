@@ -138,6 +138,11 @@ class Registry(Generic[S]):
         winners = [entry_id for entry_id, ratio in scored.items() if ratio == top]
         return self.entries[winners[0]] if len(winners) == 1 else None
 
+    def named_in(self, text: str) -> set[str]:
+        """The ids of every entry named in lower-case `text` (any spelling; a cheap first-token filter first)."""
+        return {self.find(spelling).id for first, pattern, spelling in self._patterns
+                if first in text and pattern.search(text)}
+
     def search(self, text: str) -> tuple[S, re.Match] | None:
         """First entry named in lower-case `text` (the longest spelling wins at a position)."""
         best: re.Match | None = None

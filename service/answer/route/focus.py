@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from calculators.registry import find_gpu, find_model, models
+from calculators.registry import find_gpu, find_model, gpus, models
 
 from .tagger import tag
 
@@ -27,12 +27,17 @@ _ASK_WORDS = re.compile(r"\b(?:how|what(?:'s)?|whats|which)\b", re.I)
 _LEANS_BACK = re.compile(r"\b(?:what|how)\s+about\b|\bwhat\s+if\b|\bsame\b|\binstead\b|\bthat one\b|\bthose\b"
                          r"|^\s*(?:\w+:\s*)?(?:and|or|then|now)\b|\bone\s*\?", re.I)
 _SIZE = re.compile(r"\b(?:the|a|an|our|that|their)\s+(\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "the 70B", "a 7b"
+_ANY_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "falcon 40b", "the 8B" (not "16 B/param")
+_PART_CODE = re.compile(r"\b[a-z]{1,3}\d{2,4}[a-z]{0,3}\b")  # "h100", "v100", "a10g", "mi300x"
+_NOT_A_PART = re.compile(r"(?:bf|fp|int|tp|pp|dp|ep|cp|nvfp|mxfp|fp8e|e\d|k|b|m|t|gb|tb|ms|us|x|v\d|q\d)\d", re.I)
 _NAMES = {"model": ("MODEL", "UNKNOWN_MODEL"), "gpu": ("GPU", "UNKNOWN_GPU")}
 
 
 def as_one_subject(question: str) -> tuple[str, list[str]]:
     """The question with the clauses about other models (or parts) than the one asked about left out, and a note
     saying which was read; unchanged when the ask picks no single subject among several."""
+    if not _several_named(question):  # (most questions name one model and one part: no clause is tagged)
+        return question, []
     pieces = re.split(f"({_CLAUSE.pattern})", question, flags=re.I)  # clause, what ends it, clause, …
     clauses, ends = pieces[0::2], pieces[1::2] + [""]
     if len(clauses) < 2:
@@ -66,6 +71,20 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
     said = " on ".join(_shown(kind, subject) for kind, subject in subjects.items() if subject)
     kept = "".join(c + end for k, (c, end) in enumerate(zip(clauses, ends)) if k not in dropped)
     return kept, [f"read as about {said}; what the question says of the others is left out"]
+
+
+def _several_named(question: str) -> bool:
+    """Does the message name two models or two parts, by the registry's spellings, a bare size ("the 8B") or a family
+    word no named model has? A cheap look before each clause is tagged."""
+    lowered = question.lower()
+    named = models().named_in(lowered)
+    own = {part for n in named for part in re.split(r"[-_]", n)}  # ("llama 3.1 70b": its 70b is its own)
+    loose = {m.group(1) for m in _ANY_SIZE.finditer(question) if f"{m.group(1).lower()}b" not in own} | {
+        w for w in re.findall(r"[a-z]+", lowered) if w in _families() and not any(n.startswith(w) for n in named)}
+    parts = gpus().named_in(lowered)
+    codes = {c for c in _PART_CODE.findall(lowered) if not _NOT_A_PART.match(c)
+             and not any(c in p.replace("-", "") for p in parts)}  # ("v100", "a10g": parts the registry lacks)
+    return len(named) + len(loose) > 1 or len(parts) + len(codes) > 1
 
 
 def _names(tags: list, clause: str, kind: str) -> set[str]:
