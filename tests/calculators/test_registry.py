@@ -71,3 +71,11 @@ def test_explicit_config_fields():
     assert calc.quantity("weights_bytes").value == 2 * 6_738_415_616
     kv = calculate("kv_cache", {"model": config})
     assert kv.primary.value == 2 * 32 * 32 * 128 * 2
+
+
+def test_every_model_and_part_a_text_names_is_listed():
+    from calculators.registry import gpus, models
+    text = "llama 3.1 70b on 4 h100s, while the llama 3.1 8b drafter runs on an l40s"
+    assert models().named_in(text) == {"llama-3.1-70b", "llama-3.1-8b"}
+    assert gpus().named_in(text) == {"h100-sxm", "l40s"}
+    assert models().named_in("what is the kv cache?") == set()

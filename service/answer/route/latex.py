@@ -65,7 +65,7 @@ _SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
 
 
 def _si(m: re.Match) -> str:
-    """"\SI{4}{\gibi\byte}" → "4 GiB", "\SI{100}{\giga\byte\per\second}" → "100 GB/s", "\num{65536}" → "65536"."""
+    r""""\SI{4}{\gibi\byte}" → "4 GiB", "\SI{100}{\giga\byte\per\second}" → "100 GB/s", "\num{65536}" → "65536"."""
     if m.group(3) is not None:
         return m.group(3)
     unit = m.group(2).strip()
