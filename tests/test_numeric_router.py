@@ -2190,6 +2190,12 @@ def test_pasted_typography_is_read_as_plain_characters(question, calculator, exp
      "bf16, 40% mfu — days?", "training", {"gpus": 96}),
     ("of our 20 racks only 5 are free; each rack = 2 nodes with 8 b200. mixtral 8x7b on 1T tokens, bf16, 30% mfu, days?",
      "training", {"gpus": 80}),
+    # the smallest level first, and what a node holds said before the nodes are counted
+    ("a node is 8 h100, a rack is 2 nodes, and the job gets 6 racks. llama 3.1 8b on 4T tokens in bf16 at 40% mfu — "
+     "days?", "training", {"gpus": 96}),
+    ("8 b200 per node, 12 nodes. llama 3.1 70b on 1T tokens in bf16 at 40% mfu — days?", "training", {"gpus": 96}),
+    ("2 tpu v5e slices, every slice 16 hosts, every host 8 chips. llama 3.1 8b on 1T tokens, bf16, 45% mfu — days?",
+     "training", {"gpus": 256}),
     # a TPU slice's shape is the chips it holds
     ("3 slices of tpu v5e, each slice a 16x16 topology. llama 3.1 8b on 2T tokens, bf16 at 40% mfu — days?", "training",
      {"gpus": 768, "gpu": "tpu-v5e"}),

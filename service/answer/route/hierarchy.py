@@ -33,8 +33,12 @@ _EACH_OF = re.compile(rf"\beach of (?:our |the |these )?{_COUNT}\s+(?P<upper>{_U
 _PER_UPPER = re.compile(rf"\b{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\s+(?:per|a|in each|each|in every|in a)\s+(?P<upper>{_UPPER})\b",
                         re.I)
 # "each rack holds 2 HGX B200 boxes", "each rack = 4 nodes": what one level holds, its count said elsewhere
-_EACH_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?P<upper>{_UPPER})\s+(?:has|holds|is|=|contains|gets|carries|houses|"
-                         rf"takes|a|is\s+a)\s+{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\b", re.I)
+_EACH_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?P<upper>{_UPPER})\s+(?:(?:has|holds|is|=|contains|gets|carries|houses|"
+                         rf"takes|a|is\s+a)\s+)?{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\b", re.I)
+# "a node is 8 h200", "every host 8 chips": what one node holds, said before or after the nodes are counted
+_NODE_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?:node|host|server|box|instance|machine)\s+(?:(?:has|holds|is|=|"
+                         rf"contains|carries|takes)\s+)?{_COUNT}\s+(?P<part>(?:[\w.-]+\s+){{0,2}}?)(?P<unit>{_CHIPS}|[a-z]+\d+[a-z]*s?)\b",
+                         re.I)
 # "we have 12 racks but this run only gets 3 of them": the job's share
 _SHARE = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})\b[^.;?!]{{0,30}}?\b(?:but|,)\s+(?:this|the|our)\s+(?:run|job)\s+"
                     rf"(?:only\s+)?(?:gets|uses|has|takes)\s+{_COUNT}\s+of\s+them\b"
@@ -62,9 +66,15 @@ _SHAPE = re.compile(r"(?<![\w.])(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?=\
                     r"mesh|slice|cube|grid)\b)", re.I)
 
 
+# "8 h200 per node, 20 nodes": what a node holds said before the nodes are counted (it was read as 8 GPUs in all)
+_PER_NODE_FIRST = re.compile(rf"\b(?P<per>{_COUNT[1:-1]})\s+(?P<part>(?:[\w.-]+\s+){{0,2}}?)per\s+node,?\s+(?:and\s+)?"
+                             rf"(?P<nodes>\d+\s+(?:nodes|servers|hosts|boxes|machines))\b", re.I)
+
+
 def as_nodes(question: str) -> tuple[str, list[str]]:
     """The question with each count of racks, pods, halls… multiplied into the nodes under it, and a note of each."""
     question, shapes = each_match_rewritten(_SHAPE, question, _shape)
+    question = _PER_NODE_FIRST.sub(lambda m: f"{m.group('nodes')}, {m.group('per')} {m.group('part')}per node", question)
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
     question = _PART_MACHINES.sub(_part_machines, question)
     if not re.search(_UPPER, question, re.I):
@@ -75,13 +85,15 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
     if numbered and (said := _numbered(numbered, question)):
         question, notes = said[0], notes + [said[1]]
     question = _EACH_HOLDS.sub(lambda m: f"{m.group(2)} {m.group('lower')} per {m.group('upper')}", question)
+    question = _NODE_HOLDS.sub(lambda m: f"{m.group(1)} {m.group('part')}{m.group('unit')} per node", question)
     while True:  # level by level, down to the nodes: "2 buildings × 2 halls × 12 racks" is 48 racks, then nodes
         before = question
         for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_PER_UPPER, _per_upper)):
             question, more = each_match_rewritten(pattern, question, rewrite)
             notes += more
-        if question == before:
-            return question, notes
+        if question == before:  # (then what a node holds, said first, goes after the nodes it is now counted as)
+            return _PER_NODE_FIRST.sub(lambda m: f"{m.group('nodes')}, {m.group('per')} {m.group('part')}per node",
+                                       question), notes
 
 
 def _shape(m: re.Match, text: str) -> tuple[str, str]:
