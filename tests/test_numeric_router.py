@@ -2478,6 +2478,11 @@ SCOPES = [
     ("4 gb200 nvl72 racks (72 gpus per rack) training qwen2.5 72b on 18T tokens at 30% mfu, how long", "training",
      {"gpus": 288}),
     ("4 racks of gb200 nvl72 training qwen2.5 72b on 18T tokens at 30% mfu, how long", "training", {"gpus": 288}),
+    # each one's sequences said, "total" is all of them; the model between the count and its noun stays named
+    ("llama 3.1 8b on 3 racks × 4 servers, each server carrying 10 sessions at 32k, bf16 kv — total kv cache?",
+     "kv_cache", {"batch": 120, "context": 32768}),
+    ("2 racks × 2 nodes, each node holding 8 deepseek v3 sessions of 50,000 tokens, bf16 latent cache — all-up kv?",
+     "kv_cache", {"batch": 32, "context": 50000, "model": "deepseek-v3"}),
 ]
 
 

@@ -21,7 +21,8 @@ _SEQUENCES = r"(?:concurrent\s+|parallel\s+|active\s+|live\s+)?(?:users?|chats?|
 _TIMES = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\s*[x×*]\s*(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\b", re.I)
 # "8 gpus each running its own replica with 64 users", "12 nodes, each node serving 32 concurrent … sequences"
 _EACH = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\b(?P<between>[^.;?]{{0,40}}?)\beach(?:\s+(?:{_UNITS}))?\s+"
-                   rf"(?:(?:is\s+)?(?:running|serving|holding|handling|hosting|with|has|having|takes|taking|gets)\s+|"
+                   rf"(?:(?:is\s+)?(?:running|serving|holding|handling|hosting|with|has|having|takes|taking|gets|"
+                   rf"carrying|carries|keeping|keeps|holds|serves|runs)\s+|"
                    rf"(?=its\s+own\s+replica))(?:its\s+own\s+replica\s+with\s+)?(?P<n>\d+)\s+(?P<what>(?:[\w.-]+\s+){{0,4}}?)"
                    rf"(?P<seqs>{_SEQUENCES})\b", re.I)
 _KV = re.compile(r"\bkv\b|kv[- ]?cache|latent cache|\bcache\b", re.I)
@@ -29,7 +30,10 @@ _ALL_OF_THEM = re.compile(r"\b(?:whole|entire)\s+(?:fleet|node|cluster|rack|pod|
                           r"\bacross\s+(?:the\s+|all\s+)?(?:fleet|node|cluster|replicas|nodes|trays|racks|gpus|cards|"
                           r"servers|instances|pods|deployment)|\bover\s+all\b|\bover\s+the\s+(?:cluster|fleet|node)\b|"
                           r"\bcluster[- ]wide\b|\ball\s+(?:the\s+)?(?:replicas|nodes|"
-                          r"trays|racks|gpus|cards|servers|instances|pods)\b|\bsummed\b|\bcombined\b|\bin total\b", re.I)
+                          r"trays|racks|gpus|cards|servers|instances|pods)\b|\bsummed\b|\bcombined\b|\bin total\b|"
+                          r"\ball-up\b|\bover\s+the\s+(?:deployment|servers|nodes)\b", re.I)
+# "…, each server carrying 20 sessions … — total kv cache?": with each one's sequences said, "total" is all of them
+_TOTAL = re.compile(r"\btotal\b|\baltogether\b", re.I)
 
 
 # "3 nodes × 8 gpus, each gpu its own replica": 24 replicas
@@ -73,7 +77,7 @@ def as_fleet_batch(question: str) -> tuple[str, list[str]]:
     question, split = _split_batch(question)
     if split:
         return question, split
-    if not (_KV.search(question) and _ALL_OF_THEM.search(question)):
+    if not (_KV.search(question) and (_ALL_OF_THEM.search(question) or (_TOTAL.search(question) and _EACH.search(question)))):
         return question, []
     question = _NODES_TIMES.sub(lambda m: f"{int(m.group(1)) * int(m.group(2))} gpus", question)
     for pattern in (_TIMES, _EACH):
@@ -86,7 +90,10 @@ def as_fleet_batch(question: str) -> tuple[str, list[str]]:
         if pattern is _TIMES:
             new = f"{total} {seqs}"
         else:  # the units stay said (a node of 8 GPUs is still 8 GPUs); each one's sequences become all of them
-            new = f"{m.group(1)} {m.group('unit')}{m.group('between')}with {total} {m.group('what')}{seqs} in all"
+            what = m.group("what").strip()  # ("16 deepseek r1 sessions": the model, then the count beside its noun)
+            new = f"{m.group(1)} {m.group('unit')}{m.group('between')}with {what + ', ' if what else ''}{total} {seqs}"
+            # ("in all" after them, unless their length follows: "384 sessions of 100,000 tokens" stays one phrase)
+            new += "" if re.match(r"\s+(?:of|at|with)\s+\d", question[m.end():]) else " in all"
         note = f"“{m.group(0)}” read as {total} {seqs.split()[-1]} in all ({units:g} × {each})"
         return question[:m.start()] + new + question[m.end():], [note]
     return question, []
