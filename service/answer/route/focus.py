@@ -22,8 +22,8 @@ from .tagger import tag
 _CLAUSE = re.compile(r"(?<=[.;?!])\s+|(?<=[;,])\s+|\s+[—–]\s+|\s+-\s+|\n+"
                      r"|\s+(?=(?:while|whereas|where|but)\s)|\s+(?=and\s+(?:the|our|my|a|an|we|its)\s)", re.I)
 _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|whats|which|estimate|compute|calculate|give me|tell me|need is)\b", re.I)
-# "and across 4 RTX 6000 Ada cards?", "what if it went to …", "what's the tpu v5p one?": the ask borrows its setup
 _ASK_WORDS = re.compile(r"\b(?:how|what(?:'s)?|whats|which)\b", re.I)
+# "and across 4 RTX 6000 Ada cards?", "what if it went to …", "what's the tpu v5p one?": the ask borrows its setup
 _LEANS_BACK = re.compile(r"\b(?:what|how)\s+about\b|\bwhat\s+if\b|\bsame\b|\binstead\b|\bthat one\b|\bthose\b"
                          r"|^\s*(?:\w+:\s*)?(?:and|or|then|now)\b|\bone\s*\?", re.I)
 _SIZE = re.compile(r"\b(?:the|a|an|our|that|their)\s+(\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "the 70B", "a 7b"
