@@ -74,11 +74,10 @@ _PER_NODE_FIRST = re.compile(rf"\b(?P<per>{_COUNT[1:-1]})\s+(?P<part>(?:[\w.-]+\
 def as_nodes(question: str) -> tuple[str, list[str]]:
     """The question with each count of racks, pods, halls… multiplied into the nodes under it, and a note of each."""
     question, shapes = each_match_rewritten(_SHAPE, question, _shape)
-    question = _PER_NODE_FIRST.sub(lambda m: f"{m.group('nodes')}, {m.group('per')} {m.group('part')}per node", question)
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
     question = _PART_MACHINES.sub(_part_machines, question)
     if not re.search(_UPPER, question, re.I):
-        return question, shapes
+        return _nodes_counted_first(question), shapes
     question, notes = each_match_rewritten(_SHARE, question, _share)
     notes = shapes + notes
     numbered = _NUMBERED.search(question)
@@ -91,9 +90,14 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
         for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_PER_UPPER, _per_upper)):
             question, more = each_match_rewritten(pattern, question, rewrite)
             notes += more
-        if question == before:  # (then what a node holds, said first, goes after the nodes it is now counted as)
-            return _PER_NODE_FIRST.sub(lambda m: f"{m.group('nodes')}, {m.group('per')} {m.group('part')}per node",
-                                       question), notes
+        if question == before:
+            return _nodes_counted_first(question), notes
+
+
+def _nodes_counted_first(question: str) -> str:
+    """"8 h200 per node, 20 nodes" → "20 nodes, 8 h200 per node": what a node holds goes after the nodes are counted
+    (run last, once the levels above have become nodes)."""
+    return _PER_NODE_FIRST.sub(lambda m: f"{m.group('nodes')}, {m.group('per')} {m.group('part')}per node", question)
 
 
 def _shape(m: re.Match, text: str) -> tuple[str, str]:

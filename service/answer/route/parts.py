@@ -138,6 +138,8 @@ def _multiplied(doc: Doc, tags: list) -> list:
 # a request's context in labelled parts, read from the text (the tagger sees "OSL 256" as a bare number)
 def _figure(n: int) -> str:
     return rf"(?P<n{n}>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?P<k{n}>[kK]))?"
+
+
 _PROMPT_WORDS = (r"prompts?|input|isl|in|prefill|system\s+prompt|history|chat\s+history|document|doc|new\s+(?:msg|message)|"
                  r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction|query")
 _OUTPUT_WORDS = (r"outputs?|osl|out|completions?|generated|generation|generates|reply|replies|answers?|final\s+answer|"
@@ -152,8 +154,12 @@ _ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|r
                          r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b", re.I)
 # "packed into one sequence", "trained as one sequence": the parts' sequence, not a batch of one
 _ONE_SEQUENCE = re.compile(r"\s*,?\s*(?:packed\s+|trained\s+)?(?:in)?(?:to|as)\s+(?:one|a\s+single)\s+sequence\b", re.I)
+
+
 def _words(n: int) -> str:
     return rf"(?P<label{n}>{_PROMPT_WORDS}|{_OUTPUT_WORDS})"
+
+
 # "1,500-token prompt", "4k in", "a 2k answer", "24,000 thinking tokens" | "ISL 1024", "history 6k", "ISL=1024",
 # "prompts are 3,000 tokens", "output is capped at 1,000"
 _PART = re.compile(
@@ -221,11 +227,15 @@ def _is_prompt(m: re.Match) -> bool:
     return re.fullmatch(_PROMPT_WORDS, _label(m), re.I) is not None
 
 
+def _tokens(number: str, k: str | None) -> int:
+    """"1,500" → 1500, "4" with "k" → 4096 (a k of context is 1,024 tokens)."""
+    return round(float(number.replace(",", "")) * (1024 if k else 1))
+
+
 def _size(m: re.Match) -> int:
-    return round(float(m.group("size").replace(",", "")) * (1024 if m.group("k") else 1))
+    return _tokens(m.group("size"), m.group("k"))
 
 
 def _value(m: re.Match) -> int:
     n = 1 if m.group("n1") else 2
-    number, k = m.group(f"n{n}"), m.group(f"k{n}")
-    return round(float(number.replace(",", "")) * (1024 if k else 1))
+    return _tokens(m.group(f"n{n}"), m.group(f"k{n}"))
