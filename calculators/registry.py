@@ -143,6 +143,10 @@ class Registry(Generic[S]):
         return {self.find(spelling).id for first, pattern, spelling in self._patterns
                 if first in text and pattern.search(text)}
 
+    def spans_in(self, text: str) -> list[tuple[int, int]]:
+        """Where lower-case `text` names an entry (any spelling), as (start, end) offsets."""
+        return [m.span() for first, pattern, _ in self._patterns if first in text for m in pattern.finditer(text)]
+
     def search(self, text: str) -> tuple[S, re.Match] | None:
         """First entry named in lower-case `text` (the longest spelling wins at a position)."""
         best: re.Match | None = None

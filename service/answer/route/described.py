@@ -12,45 +12,57 @@ from __future__ import annotations
 
 import re
 
+from calculators.registry import gpus
+
 from .tagger import UNLISTED
 
-# id → (vendor, architecture, memory in GB, words that single it out: form factor, segment, system)
+# name → (vendor, architecture, memory in GB as readers say it, words that single it out: form factor, segment,
+# system, generation, board power in W as the datasheet gives it or None). Bandwidth is read from the registry.
 _PARTS = {
-    "H100 SXM": ("nvidia", "hopper", 80, {"sxm", "sxm5"}),
-    "H100 PCIe": ("nvidia", "hopper", 80, {"pcie"}),
-    "H100 NVL": ("nvidia", "hopper", 94, {"nvl"}),
-    "H200": ("nvidia", "hopper", 141, {"sxm", "hgx"}),
-    "H200 NVL": ("nvidia", "hopper", 141, {"nvl", "pcie"}),
-    "H20": ("nvidia", "hopper", 96, {"export", "china", "chinese", "capped"}),
-    "A100 80GB": ("nvidia", "ampere", 80, {"sxm", "sxm4"}),
-    "A100 40GB": ("nvidia", "ampere", 40, {"sxm", "sxm4"}),
-    "A100 80GB PCIe": ("nvidia", "ampere", 80, {"pcie"}),
-    "B200": ("nvidia", "blackwell", 180, {"hgx", "b200"}),
-    "B300": ("nvidia", "blackwell", 288, {"hgx", "ultra"}),
-    "GB200": ("nvidia", "blackwell", 186, {"grace", "nvl72", "gb200"}),
-    "GB300": ("nvidia", "blackwell", 288, {"grace", "nvl72", "ultra"}),
-    "RTX PRO 6000": ("nvidia", "blackwell", 96, {"workstation", "pro"}),
-    "RTX 5090": ("nvidia", "blackwell", 32, {"gaming", "geforce", "consumer"}),
-    "RTX 4090": ("nvidia", "ada", 24, {"gaming", "geforce", "consumer"}),
-    "L4": ("nvidia", "ada", 24, {"inference", "datacenter", "data-center", "72-watt", "72w", "low-profile"}),
-    "L40S": ("nvidia", "ada", 48, {"datacenter", "data-center", "s"}),
-    "MI300X": ("amd", "cdna3", 192, set()),
-    "MI325X": ("amd", "cdna3", 256, set()),
-    "MI355X": ("amd", "cdna4", 288, set()),
-    "MI250X": ("amd", "cdna2", 128, {"oam", "package"}),
-    "TPU v5e": ("google", "tpu", 16, set()),
-    "TPU v5p": ("google", "tpu", 95, set()),
-    "TPU v6e": ("google", "tpu", 32, set()),
-    "Gaudi 3": ("intel", "gaudi", 128, set()),
+    "H100 SXM": ("nvidia", "hopper", 80, {"sxm", "sxm5", "hbm3"}, 700),
+    "H100 PCIe": ("nvidia", "hopper", 80, {"pcie"}, 350),
+    "H100 NVL": ("nvidia", "hopper", 94, {"nvl"}, 400),
+    "H200": ("nvidia", "hopper", 141, {"sxm", "hgx", "hbm3e", "refresh"}, 700),
+    "H200 NVL": ("nvidia", "hopper", 141, {"nvl", "pcie", "hbm3e", "refresh"}, 600),
+    "H20": ("nvidia", "hopper", 96, {"export", "compliant", "china", "chinese", "capped"}, 400),
+    "A100 80GB": ("nvidia", "ampere", 80, {"sxm", "sxm4"}, 400),
+    "A100 40GB": ("nvidia", "ampere", 40, {"sxm", "sxm4"}, 400),
+    "A100 80GB PCIe": ("nvidia", "ampere", 80, {"pcie"}, 300),
+    "B200": ("nvidia", "blackwell", 180, {"hgx", "b200"}, 1000),
+    "B300": ("nvidia", "blackwell", 288, {"hgx", "ultra"}, 1100),
+    "GB200": ("nvidia", "blackwell", 186, {"grace", "nvl72", "gb200", "superchip"}, 1200),
+    "GB300": ("nvidia", "blackwell", 288, {"grace", "nvl72", "ultra", "superchip"}, 1400),
+    "RTX PRO 6000": ("nvidia", "blackwell", 96, {"workstation", "pro"}, 600),
+    "RTX 5090": ("nvidia", "blackwell", 32, {"gaming", "geforce", "consumer"}, 575),
+    "RTX 4090": ("nvidia", "ada", 24, {"gaming", "geforce", "consumer"}, 450),
+    "L4": ("nvidia", "ada", 24, {"inference", "datacenter", "data-center", "72-watt", "72w", "low-profile", "low",
+                                 "profile", "single-slot"}, 72),
+    "L40S": ("nvidia", "ada", 48, {"datacenter", "data-center", "s"}, 350),
+    "MI300X": ("amd", "cdna3", 192, set(), 750),
+    "MI325X": ("amd", "cdna3", 256, set(), 1000),
+    "MI355X": ("amd", "cdna4", 288, set(), 1400),
+    "MI250X": ("amd", "cdna2", 128, {"oam", "package"}, 560),
+    "MI250X GCD": ("amd", "cdna2", 64, {"gcd", "die"}, None),
+    "TPU v5e": ("google", "tpu", 16, {"v5", "v5e", "lite", "cost", "efficiency", "efficient"}, None),
+    "TPU v5p": ("google", "tpu", 95, {"v5", "v5p", "performance"}, None),
+    "TPU v6e": ("google", "tpu", 32, {"v6", "v6e", "trillium"}, None),
+    "Gaudi 3": ("intel", "gaudi", 128, set(), 900),
+    "Trainium2": ("aws", "trainium", 96, {"trn2"}, None),
 }
+# a family's generation, said as an ordinal ("google's sixth-gen tpu", "intel's second-gen gaudi": one we lack)
+_GENERATION_OF = {"TPU v5e": 5, "TPU v5p": 5, "TPU v6e": 6, "Gaudi 3": 3, "Trainium2": 2}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+             "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7}
 _FAMILIES = {"hopper": "hopper", "hoppers": "hopper", "ampere": "ampere", "amperes": "ampere", "ada": "ada",
              "lovelace": "ada", "blackwell": "blackwell", "blackwells": "blackwell", "cdna3": "cdna3", "cdna2": "cdna2",
-             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi",
+             "cdna4": "cdna4", "tpu": "tpu", "tpus": "tpu", "gaudi": "gaudi", "gaudis": "gaudi", "trainium": "trainium",
+             "trainiums": "trainium",
              # generations the registry holds no part of: a card of theirs is one we do not know
              "turing": "turing", "volta": "volta", "pascal": "pascal", "rdna": "rdna", "rdna2": "rdna", "rdna3": "rdna",
              "rdna4": "rdna", "cdna1": "cdna1"}
 _VENDORS = {"nvidia": "nvidia", "nvidia's": "nvidia", "amd": "amd", "amd's": "amd", "google": "google",
-            "google's": "google", "intel": "intel", "intel's": "intel"}
+            "google's": "google", "intel": "intel", "intel's": "intel", "aws": "aws", "aws's": "aws", "aws'": "aws",
+            "amazon": "aws", "amazon's": "aws", "instinct": "amd", "instincts": "amd"}
 _NOUNS = (r"(?:hoppers?|blackwells?|amperes?|ada|cards?|gpus?|accelerators?|parts?|ones?|chips?|packages?|flavou?r|"
           r"instincts?|radeons?)")
 # "the 192GB AMD one", "amd's 256GB accelerators", "the 141GB SXM hoppers", "nvidia's 72-watt 24GB ada inference card"
@@ -69,11 +81,184 @@ _GENERATIONS = [(re.compile(pattern, re.I), part) for pattern, part in (
 )]
 
 
+# A description read by its traits: "nvidia's HBM3e refresh of the hopper SXM (141 gigs each)", "amd's 1400W CDNA 4
+# instincts", "google's cost-optimized v5 tpu (16GB HBM per chip)", "the 2 TB/s pcie hoppers", "aws's in-house training
+# chips with 96 GiB of HBM". Each word around a vendor or family word is a trait (memory, bandwidth, power, generation,
+# a form-factor or segment word), a noun or filler the description may hold, or another word; the description is the
+# run between its first and last trait, ending at a bare number, punctuation or a part the registry names.
+_TOKEN = re.compile(r"\(|\)|[,;:?!]|\.(?=\s|$)|[^\s(),;:?!]+")
+_MEMORY = re.compile(r"^(\d{2,3})\s?(?:gb|gigs?|gib|g)$")
+_BANDWIDTH = re.compile(r"^(\d+(?:\.\d+)?)\s?(tb/s|gb/s|tbps)$")
+_WATTS = re.compile(r"^(\d{2,4})[- ]?(?:w|watts?)$")
+_GENERATION = re.compile(r"^cdna\s?([234])$")
+_ORDINAL_GEN = re.compile(rf"^({'|'.join(_ORDINALS)})[- ]gen(?:eration)?$")
+# "h800", "t4", "gaudi2": a card named (memory, link, generation and precision words are traits, not names)
+_PART_CODE = re.compile(r"^(?!(?:hbm|gddr|sxm|gen|nvl|pcie|cdna|v|fp|bf|int|mxfp|nvfp|tf|e\dm)\d)[a-z]{1,6}\d{1,4}[a-z]?$")
+_OTHER_LINES = {"apu", "rtx", "gtx", "titan", "quadro", "tesla", "radeon", "arc", "jetson", "orin", "agx", "inferentia", "ponte",
+                "vecchio", "max", "xeon", "mac", "ascend", "maia", "mtia", "grayskull", "wormhole"}
+_FILLER = {"the", "a", "an", "of", "with", "each", "per", "chip", "chips", "in", "version", "class", "flavour", "flavor",
+           "rack", "board", "-class", "its", "their"}
+# words that start another phrase: "the 2 TB/s pcie hoppers over pcie gen5" (the link is no trait of the card)
+_STOPS = {"over", "across", "on", "to", "for", "at", "from", "and", "or", "vs", "than", "via", "using", "running",
+          # a trait said of another card: "amd's 288GB CDNA 4 part, not the 1400W one", "below the 1000W part"
+          "not", "unlike", "instead", "rather", "below", "above", "except", "isn't", "no", "but"}
+_DESCRIBING = {"training", "flagship", "lone", "new", "newer", "older", "latest", "big", "small", "top", "server",
+               "gddr6", "gddr6x", "gddr7", "liquid", "air", "cooled", "dual", "die", "fastest", "biggest", "largest",
+               "smallest", "cheapest", "current", "previous", "refreshed", "original", "full", "half", "memory", "bandwidth",
+               "high", "end", "power", "powered"}
+_MARKS = set().union(*(marks for *_, marks, _ in _PARTS.values())) - {"s"}
+
+
+def _described_by_traits(question: str, notes: list[str]) -> str:
+    low = question.lower()
+    if not any(w in low for w in _TRAIT_HINTS):
+        return question
+    named = gpus().spans_in(low)
+    tokens = _joined_figures([token for m in _TOKEN.finditer(low) for token in _without_full_stop(m)])
+    in_names = [any(s <= a < e for s, e in named) for a, _, _ in tokens]
+    kinds = [_kind(text, in_name) for (_, _, text), in_name in zip(tokens, in_names)]
+    out, done = question, 0
+    for i, kind in enumerate(kinds):
+        if kind != "anchor" or i < done:
+            continue
+        first, last = _run(kinds, i)
+        done = last + 1
+        words = [t[2] for t in tokens[first:last + 1]]
+        traits = _traits(words)
+        near = [t[2] for t, in_name in zip(tokens[max(first - 2, 0):last + 3], in_names[max(first - 2, 0):last + 3])
+                if not in_name]
+        if not traits["specific"] or any(_PART_CODE.match(w) or w.removesuffix("s") in _OTHER_LINES for w in near):
+            continue  # "NVIDIA H800 80GB HBM3", "amd's 128GB APU": a card named, or a product line we hold no part of
+        fits = _fits_traits(traits)
+        if first and tokens[first - 1][2] == "the":
+            first -= 1  # "eight of the 141GB SXM hoppers" → "eight of H200s", which the count binds to
+        a, b = tokens[first][0], tokens[last][1]
+        if "(" in low[a:b] and ")" not in low[a:b] and low.find(")", b) != -1 and low.find(")", b) - b < 40:
+            b = low.find(")", b) + 1
+        span = question[a:b]
+        plural = "s" if any(_is_plural(t[2]) for t, k in zip(tokens[first:last + 1], kinds[first:last + 1])
+                            if k in ("noun", "anchor")) else ""
+        if len(fits) == 1:
+            out = out.replace(span, _named(span, fits[0], notes) + plural, 1)
+        elif not fits and (traits["memory"] or traits["generation"]):  # "google's fourth-gen tpus": one we lack
+            out = out.replace(span, f"{UNLISTED} of {traits['vendor']}" if traits["vendor"] else UNLISTED, 1)
+    return out
+
+
+def _is_plural(word: str) -> bool:
+    """"hoppers", "chips", "instincts" (the count before them binds to the part named in their place); not "aws's"."""
+    return word.endswith("s") and not word.endswith(("'s", "ss")) and word not in ("aws", "gcds", "ada")
+
+
+def _without_full_stop(m: re.Match) -> list[tuple[int, int, str]]:
+    """A word and the full stop typed after it, as two tokens ("the 192GB AMD one." ends before the stop)."""
+    text = m.group(0)
+    if len(text) > 1 and text.endswith("."):
+        return [(m.start(), m.end() - 1, text[:-1]), (m.end() - 1, m.end(), ".")]
+    return [(m.start(), m.end(), text)]
+
+
+_TRAIT_HINTS = ("nvidia", "amd", "google", "intel", "aws", "amazon", "hopper", "blackwell", "ampere", "ada", "lovelace",
+                "cdna", "instinct", "tpu", "gaudi", "trainium")
+
+
+def _joined_figures(tokens: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """A figure and its unit as one token ("141 gigs", "4.8 TB/s", "1400 W", "cdna 4")."""
+    out: list[tuple[int, int, str]] = []
+    for start, end, text in tokens:
+        if out and (_MEMORY.match(f"{out[-1][2]} {text}") or _BANDWIDTH.match(f"{out[-1][2]} {text}")
+                    or _WATTS.match(f"{out[-1][2]} {text}") or _GENERATION.match(f"{out[-1][2]} {text}")
+                    or _ORDINAL_GEN.match(f"{out[-1][2]} {text}")):
+            out[-1] = (out[-1][0], end, f"{out[-1][2]} {text}")
+        else:
+            out.append((start, end, text))
+    return out
+
+
+def _kind(text: str, in_a_name: bool) -> str:
+    """anchor (vendor, family), trait, noun, filler, stop (punctuation, a bare number, a named part) or other."""
+    word = text.removesuffix("'s").removesuffix("'")
+    if in_a_name or text in ",;:?!." or text in _STOPS or (re.fullmatch(r"[\d.,x×]+", text) and not re.fullmatch(r"20[12]\d", text)):
+        return "stop"  # a bare number is a count, not a trait; a year may describe ("intel's 2024 gaudi")
+    if word in _VENDORS or text in _VENDORS or word in _FAMILIES or _GENERATION.match(word):
+        return "anchor"
+    if (_MEMORY.match(text) or _BANDWIDTH.match(text) or _WATTS.match(text) or _ORDINAL_GEN.match(text)
+            or _words(text) & _MARKS):
+        return "trait"
+    if re.fullmatch(_NOUNS + r"|gcds?|dies?|generation|gen|hbm\w*", word):
+        return "noun"
+    if word in _FILLER or text in "()":
+        return "filler"
+    # a describing word ("single-slot", "top-clocked", "in-house training") may sit inside; any other ends it ("the 24GB
+    # ada gaming cards shows an algbw of 12 GB/s": the 12 GB/s is no trait of the card)
+    return "other" if "-" in word or word in _DESCRIBING or re.fullmatch(r"20[12]\d", word) else "stop"
+
+
+def _run(kinds: list[str], i: int) -> tuple[int, int]:
+    """The description around anchor i: its first and last trait, anchor or noun, crossing at most two other words."""
+    def reach(step: int) -> int:
+        best, j, others = i, i + step, 0
+        while 0 <= j < len(kinds) and kinds[j] != "stop":
+            if kinds[j] == "other":
+                others += 1
+                if others > 2:
+                    break
+            elif kinds[j] != "filler":
+                best, others = j, 0
+            j += step
+        return best
+    return reach(-1), reach(1)
+
+
+def _traits(words: list[str]) -> dict:
+    found: dict = {"vendor": None, "family": None, "memory": None, "bandwidth": None, "watts": None, "generation": None,
+                   "marks": set(), "words": set(), "specific": False}
+    for text in words:
+        word = text.removesuffix("'s").removesuffix("'")
+        if m := _MEMORY.match(text):
+            found["memory"] = int(m.group(1))
+        elif m := _BANDWIDTH.match(text):
+            found["bandwidth"] = float(m.group(1)) * (1 if m.group(2) in ("tb/s", "tbps") else 1e-3)
+        elif m := _WATTS.match(text):
+            found["watts"] = int(m.group(1))
+        elif m := _ORDINAL_GEN.match(text):
+            found["generation"] = _ORDINALS[m.group(1)]
+        elif m := _GENERATION.match(word):
+            found["family"] = f"cdna{m.group(1)}"
+        elif word in _VENDORS or text in _VENDORS:
+            found["vendor"] = _VENDORS.get(word, _VENDORS.get(text))
+        elif word in _FAMILIES:
+            found["family"] = found["family"] or _FAMILIES[word]
+        found["marks"] |= _words(text) & _MARKS
+        found["words"] |= _words(text)
+    # a family alone is no description: "amd's top-clocked CDNA 4 instinct" could be an MI350X, a part we lack
+    found["specific"] = any(found[k] for k in ("memory", "bandwidth", "watts", "generation", "marks"))
+    return found
+
+
+def _fits_traits(traits: dict) -> list[str]:
+    """The parts every stated trait fits; among several, those its form-factor and segment words mark most."""
+    fits = [part for part, (vendor, family, gb, _, watts) in _PARTS.items()
+            if traits["vendor"] in (None, vendor) and traits["family"] in (None, family)
+            and _said_if_required(part, traits["words"])
+            and traits["memory"] in (None, gb) and traits["watts"] in (None, watts)
+            and traits["generation"] in (None, _GENERATION_OF.get(part))
+            and (traits["bandwidth"] is None or abs(gpus().find(part).bandwidth / 1e12 - traits["bandwidth"])
+                 <= 0.03 * traits["bandwidth"])]
+    if len(fits) > 1 and traits["marks"]:
+        score = {part: len(_PARTS[part][3] & traits["marks"]) for part in fits}
+        fits = [part for part in fits if score[part] == max(score.values())]
+    if len(fits) == 1 and _outside_segment(fits[0], traits["words"]):
+        return []
+    return fits if traits["vendor"] or traits["family"] else []
+
+
 def as_named(question: str) -> tuple[str, list[str]]:
     """The question with each GPU it describes (and only one part fits) named, and a note of each reading."""
-    if "gb" not in question.lower() and "gen" not in question.lower():
-        return question, []
     notes: list[str] = []
+    question = _described_by_traits(question, notes)
+    if "gb" not in question.lower() and "gen" not in question.lower():
+        return question, notes
     for pattern, part in _GENERATIONS:
         question = pattern.sub(lambda m, part=part: _named(m.group(0), part, notes), question)
 
@@ -108,15 +293,30 @@ def _vendor_and_family(words: set[str]) -> tuple[str | None, str | None]:
 
 def _fitting(memory: int, words: set[str]) -> list[str]:
     vendor, family = _vendor_and_family(words)
-    fits = [part for part, (v, f, gb, _) in _PARTS.items()
-            if gb == memory and vendor in (None, v) and family in (None, f)]
+    fits = [part for part, (v, f, gb, marks, _) in _PARTS.items()
+            if gb == memory and vendor in (None, v) and family in (None, f) and _said_if_required(part, words)]
     if len(fits) > 1:  # a form factor or segment word picks one ("SXM", "pcie", "gaming", "nvl")
         marked = [part for part in fits if _PARTS[part][3] & words]
         fits = marked if len(marked) == 1 else fits
-    # a segment the one fitting part is not in: "nvidia's 48GB ada workstation card" is no L40S (a datacenter part)
-    if len(fits) == 1 and words & _SEGMENTS and not words & _SEGMENTS & _PARTS[fits[0]][3]:
+    if len(fits) == 1 and _outside_segment(fits[0], words):
         return []
     return fits if (vendor or family or len(fits) == 1) else []
+
+
+def _outside_segment(part: str, words: set[str]) -> bool:
+    """A segment the one fitting part is not in: "nvidia's 48GB ada workstation card" is no L40S (a datacenter part),
+    and an air-cooled card is none of the parts sold liquid-cooled only."""
+    return (bool(words & _SEGMENTS) and not words & _SEGMENTS & _PARTS[part][3]) or ("air" in words
+                                                                                     and part in _LIQUID_ONLY)
+
+
+_LIQUID_ONLY = {"MI355X", "GB200", "GB300"}
+# parts a description reaches only by their own word: "amd's 64GB CDNA 2 PCIe card" is an MI210, not half an MI250X
+_MARK_REQUIRED = {"MI250X GCD"}
+
+
+def _said_if_required(part: str, words: set[str]) -> bool:
+    return part not in _MARK_REQUIRED or bool(_PARTS[part][3] & words)
 
 
 _SEGMENTS = {"workstation", "gaming", "geforce", "consumer", "datacenter", "data-center", "inference", "laptop", "mobile",
@@ -140,7 +340,7 @@ def _no_part_of(memory: int, words: set[str]) -> bool:
     if vendor is None and family is None:
         return False
     return not any(gb == memory and vendor in (None, v) and family in (None, f)
-                   and (not words & _SEGMENTS or words & _SEGMENTS & marks) for v, f, gb, marks in _PARTS.values())
+                   and (not words & _SEGMENTS or words & _SEGMENTS & marks) for v, f, gb, marks, _ in _PARTS.values())
 
 
 def _named(described: str, part: str, notes: list[str]) -> str:

@@ -37,8 +37,11 @@ _EACH_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?P<upper>{_UPPER})\s+(?:(?
                          rf"takes|a|is\s+a)\s+)?{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\b", re.I)
 # "a node is 8 h200", "every host 8 chips": what one node holds, said before or after the nodes are counted
 _NODE_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?:node|host|server|box|instance|machine)\s+(?:(?:has|holds|is|=|"
-                         rf"contains|carries|takes)\s+)?{_COUNT}\s+(?P<part>(?:[\w.-]+\s+){{0,2}}?)(?P<unit>{_CHIPS}|[a-z]+\d+[a-z]*s?)\b",
+                         rf"contains|carries|takes|with)\s+)?{_COUNT}\s+(?:of\s+(?:the\s+)?)?(?P<part>(?:[\w.-]+\s+){{0,2}}?)(?P<unit>{_CHIPS}|[a-z]+\d+[a-z]*s?)\b",
                          re.I)
+# "4 nodes, each with 8 H200s": what each node holds, said after the count (read as "each node has 8 H200s")
+_EACH_WITH = re.compile(rf"(\b\d[\d,]*\s+{_LOWER}),?\s+each\s+(?:one\s+)?(?:with|has|having|holding|carrying|containing)\s+",
+                        re.I)
 # "we have 12 racks but this run only gets 3 of them": the job's share
 _SHARE = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})\b[^.;?!]{{0,30}}?\b(?:but|,)\s+(?:this|the|our)\s+(?:run|job)\s+"
                     rf"(?:only\s+)?(?:gets|uses|has|takes)\s+{_COUNT}\s+of\s+them\b"
@@ -76,6 +79,7 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
     question, shapes = each_match_rewritten(_SHAPE, question, _shape)
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
     question = _PART_MACHINES.sub(_part_machines, question)
+    question = _NODE_HOLDS.sub(_holds_after_count, _EACH_WITH.sub(r"\1, each node has ", question))
     if not re.search(_UPPER, question, re.I):
         return _nodes_counted_first(question), shapes
     question, notes = each_match_rewritten(_SHARE, question, _share)
@@ -84,7 +88,7 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
     if numbered and (said := _numbered(numbered, question)):
         question, notes = said[0], notes + [said[1]]
     question = _EACH_HOLDS.sub(lambda m: f"{m.group(2)} {m.group('lower')} per {m.group('upper')}", question)
-    question = _NODE_HOLDS.sub(lambda m: f"{m.group(1)} {m.group('part')}{m.group('unit')} per node", question)
+    question = _NODE_HOLDS.sub(_node_holds, question)
     while True:  # level by level, down to the nodes: "2 buildings × 2 halls × 12 racks" is 48 racks, then nodes
         before = question
         for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_PER_UPPER, _per_upper)):
@@ -92,6 +96,17 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
             notes += more
         if question == before:
             return _nodes_counted_first(question), notes
+
+
+def _node_holds(m: re.Match) -> str:
+    return f"{m.group(1)} {m.group('part')}{m.group('unit')} per node"
+
+
+def _holds_after_count(m: re.Match) -> str:
+    """"4 nodes, each node has 8 H200s": what a node holds, said after the nodes are counted (said before, the levels
+    above or `_nodes_counted_first` read it)."""
+    counted = re.search(rf"\d[\d,]*\s+{_LOWER}", m.string[:m.start()], re.I)
+    return _node_holds(m) if counted else m.group(0)
 
 
 def _nodes_counted_first(question: str) -> str:
