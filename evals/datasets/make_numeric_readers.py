@@ -1246,6 +1246,70 @@ what did the 2024 zero bubble pipeline paper change vs 1f1b for a 405b at pp 16,
 zero-offload trained 13b+ models on a single v100 per the 2021 paper, what trick makes that work and what does it cost in speed? | retrieval | training,quantity_of_model
 why does the memory page say 141 GB for llama 3.1 70b weights while the hugging face folder shows ~131 GiB, is it just gb vs gib? | retrieval | units,quantity_of_model
 what does ncu's roofline chart actually plot for a bf16 gemm on an h100, which ceilings are the 3.35 TB/s and 989 tflops lines and where should my dot sit? | retrieval | units,template
+User: kv cache for llama 3.1 70b at 128k? Assistant: about 42.9 GB for one sequence. User: weights? Assistant: 141.1 GB in bf16. User: ok so why does the cache keep growing as the chat gets longer while the weights never move? | retrieval | template,intent
+me: 8b with 32 users at 8k ctx, kv? bot: ~34.4 GB, more than twice the 16 GB of weights. me: is the bot right that gqa is the reason it isnt even worse, how does gqa actually pull that off? | retrieval | template,intent
+User: decode speed of the 70b in bf16 on one h100? Assistant: ~41.5 ms per step, about 24 tok/s. User: is it fair to call that a bandwidth limit, or is it just a rough ceiling that vllm never really hits in practice? | retrieval | template,intent
+bot said a 1 GB all-reduce over 8 h100s is ~3.9 ms using a ring. me: would nccl really run a ring inside one nvswitch box, or does it pick something else there? | retrieval | template,collective_new,topology
+User: zero-3 on 64 gpus for the 70b? Assistant: about 17.6 GB of training state per gpu. User: so what does that 17.6 leave out, do i still have to worry about activations at 8k seq? | retrieval | template,training
+me: 405b checkpoint size? bot: about 5.68 TB, ~56.8 s per save at 100 GB/s. me: should we just go async then, what are the risks the bot didnt mention? | retrieval | template,training,units
+bot: at 40% mfu the 405b is about 68 days on 16,384 h100s. me: where did it get 40% from, is that a fair assumption for a first big run or wildly optimistic? | retrieval | template,training
+User: llama 3.1 70b int4 size? Assistant: ~35.3 GB plus a little for scales. User: does int4 weights also mean the kv cache is 4 bit now, or is that a totally seperate setting? | retrieval | template,typo,units
+me: h100 ridge point? bot: 989 / 3.35 ≈ 295 flop/byte. me: my rmsnorm sits near 1 flop/byte so is it even worth tuning, or do ppl just fuse it into the next op? | retrieval | template,intent
+User: 16 h100s over 2 nodes with 400G nics, all-reduce of 2 GB? Assistant: bottleneck is the 50 GB/s nic, not nvlink. User: is the assistant right that nvlink stops mattering once you cross nodes, or does a two-level all-reduce still lean on it? | retrieval | template,topology,collective_new
+bot: at batch 64 your llama 3.1 8b gets way more aggregate tok/s than at batch 1. me: then why did p99 ttft get worse when we raised max-num-seqs from 64 to 256? | retrieval | template,intent
+Assistant: deepseek v3 is 671b total, 37b active, ~671 GB in fp8. User: then why do people serve it with expert parallelism over 2+ nodes instead of tp 8 in a single box of 8 h200s? | retrieval | template,topology,quantity_of_model
+me: vllm says "# GPU blocks: 14000" for the 70b fp8 on 2 h100s. bot: 16 tokens each so about 224k tokens of cache. me: what actually happens when those run out mid-answer, swap or recompute, and why that default? | retrieval | template,intent
+User: pp 8 with 16 microbatches, bubble? Assistant: (8-1)/(16+8-1) ≈ 30%. User: that seems huge, is that formula for gpipe or 1f1b, and does 1f1b shrink the bubble or only the activation memory? | retrieval | template,training
+me: 3fs did 6.6 TiB/s of reads? bot: yes, across 180 storage nodes. me: why would a training cluster ever need reads that fast, isnt training compute bound? | retrieval | template,units,training
+User: mixtral 8x22b kv at 32k in fp8? Assistant: 3.76 GB instead of 7.52 GB. User: cool but in words, does halving it make each token faster or does it mostly let more users in? | retrieval | template,units
+[09:14] priya: 20 users share a 6k-token system prompt on llama 3.1 8b. [09:15] bot: with prefix caching the shared part is stored once. [09:16] priya: how does vllm even know two prompts start the same, does it hash the blocks? | retrieval | template,intent
+me: 70b tp 4 on 4 h100s. bot: there's an all-reduce after attention and after the mlp in every layer. me: why does that hurt more at batch 1 than at batch 64, intuitively? | retrieval | template,topology,collective_new
+our it guy says the 70b on our 2 h100s runs out of "chat memory" once 20-ish people use it at the same time, what does that mean in plain english? | retrieval | intent
+why does our chatbot type slower for everybody when ~50 staff log in at 9am, nothing changed on the 8b model or the one l40s it runs on | retrieval | intent,alias
+finance asks why we need 8 gpus to fine-tune a 7b when the same model chats fine on 1 gpu, whats the simple explanation i can give them? | retrieval | training,intent
+my prof said a 7b model is about 14 gb but the mistral 7b i downloaded was only around 4 gb, is my file broken or is something else going on? | retrieval | units,quantity_of_model
+in simple terms, why does pasting a 100 page pdf into our qwen2.5 72b make the first word take forever but then the rest comes out quickly? | retrieval | intent,units
+why cant we just add 1,000 more gpus to make our 8b training run 10x faster, what stops it from scaling like that? | retrieval | training,topology
+non-engineer here: what is "fp8" and why do people say it makes running llama 3.1 70b about half as expensive? | retrieval | units,intent
+my boss wants to know why a crash in a 2,000 gpu training run loses more than the time it was down, how is that possible? | retrieval | training
+llama 3.1 8b has a 128k vocab and also a 128k context window, are those the same 128k or two unrelated things? | retrieval | ambiguous,quantity_of_model
+why does everyone say the network matters so much once training goes past 512 gpus, isnt it all about the chips? | retrieval | training,topology
+intern question: when people say our 405b "needs 800 GB", is that gpu memory or disk storage, and why does the difference matter? | retrieval | ambiguous,units
+infra keeps saying the 8b is "memory bound" but nvidia-smi shows 40 GB of the 80 free on the h100, how can both be true? | retrieval | ambiguous,intent
+student here, why does a gpu have like 989 tflops on paper but the teacher says chatting with one model only uses a tiny sliver of that? | retrieval | intent,units
+explain like im 12: why do 8 gpus training one model have to talk to each other after every single step? | retrieval | training,collective_new,word_numbers
+141gb hopper over the 80gb one when all we run is an 8b, worth it or overkil? | retrieval | alias,intent,typo
+why do people like amd's 192 gig accelerator for long-context llama 3.1 70b serving, and what's the catch vs hopper? | retrieval | alias,non_nvidia
+the blackwell ultra part with 288 GB kept the same dense bf16 flops as the 180 GB one, why would nvidia spend the upgrade on memory instead of compute? | retrieval | alias,units
+the 96 GB gddr7 workstation blackwell card vs an sxm hopper, why is it fine for serving gpt-oss-120b but nobody trains on racks of them? | retrieval | alias,quantity_of_model
+google's small 16 GB inference tpu, why would anyone serve even an 8b on chips that tiny instead of one big gpu? | retrieval | alias,non_nvidia
+amazon's second-gen training chip, why does its neuronlink matter for a 70b fine-tune spread over 16 of them? | retrieval | alias,non_nvidia,training
+nvidia's 72-gpu rack that is one big nvlink domain, why does that help deepseek v3 with 256 experts more than it helps a dense 70b? | retrieval | alias,topology,quantity_of_model
+why does liquid cooling go from optional to mandatory when you move from the 700 w hopper boards to blackwell racks at ~132 kw? | retrieval | alias,units
+the pcie hopper card has ~2 TB/s vs 3.35 on the sxm one, why would anyone still pick the pcie version to serve a 13b? | retrieval | alias,units
+amd's 288 GB cdna4 chip has more hbm than nvidia's 180 GB blackwell, does that make it the obvious pick for 405b serving or is there a catch? | retrieval | alias,non_nvidia
+the ampere 80 gig card from 2020 vs the 2022 hopper, for llama 3.1 8b fine-tuning what actually changed besides the flops number? | retrieval | alias,training
+q3 2026 planning: 512 h100s in dallas bought in 2024 at ~$30k each, 256 h200s leased at $3.10/hr through 2027, serving llama 3.1 70b fp8 and qwen2.5 72b, ~1.2M requests/day, p99 ttft slo 2 s. should the 70b move to the h200s or stay put, what factors actually decide it? | retrieval | intent,units
+v2 of our 13b pretrain: 1,024 h100s, 8 per node, 8x 400G rail optimized, 2.5T tokens, seq 8k, global batch 4M tokens, bf16, kickoff 2026-11-01. is fsdp full shard the right default or hybrid shard with 8-gpu groups, and why? | retrieval | training,topology
+storage rfp: 4,096 b200s, 405b checkpoints every 30 min (~5.7 TB each), 600 TB of datasets, $9M budget, 3 vendors (vast, weka, netapp), 18 month term. what should we ask that the mlperf storage numbers wont answer? | retrieval | training,units
+setup: vllm 0.6.3, llama 3.1 8b, 1x h100 80gb, --max-model-len 131072, --gpu-memory-utilization 0.9, ~40 concurrent chats, median prompt 3k, p95 28k tokens. we keep seeing preemptions in the logs, conceptually whats causing it and which knobs do ppl usually turn? | retrieval | template,intent
+nccl-tests 2.13.8 on 4 nodes x 8 h100 (32 gpus), 8x cx7 400G per node, nccl 2.21, all_reduce_perf -b 8 -e 8G -f 2: small msgs ~25 us, 8G busbw ~330 vs ~370 on one node. is that drop normal and what would you look at first? | retrieval | template,collective_new,topology
+eval sheet: llama 3.1 70b bf16 mmlu 83.6, fp8 83.4, awq int4 g128 82.1, gptq int4 81.7, bf16 on 2x h100, fp8 on 1x, int4 on 1x, 3 weeks to launch. which would you ship for a customer support bot and why? | retrieval | units,intent
+profiling notes 2026-09-14, h100 sxm, cuda 12.4: bf16 gemm 8192^3 at 720 tflops, decode attention at 2.9 TB/s, rmsnorm at 2.1 TB/s, softmax at 1.4 TB/s, batch 8. which of these is worth my time, and how do i reason about it with a roofline? | retrieval | units,intent
+3 pools today: 16 h100 prefill, 48 h100 decode, 8 l40s for embeddings, avg prompt 6k, avg output 400 tokens, 220 req/s peak, ttft slo 800 ms, tpot slo 60 ms. someone wants to merge prefill and decode back into one pool with chunked prefill, arguments for and against? | retrieval | intent,topology
+run log: 2,048 h100s, day 19 of ~45, 11 restarts so far, mean restart 38 min, checkpoint every 45 min, last 3 failures were xid 79 on the same rack, mfu 41%. cordon the rack, checkpoint more often, or add hot spares, what do teams usually do? | retrieval | training
+fabric decision due nov 15: 1,536 gpus (192 nodes x 8), quantum-2 ib ndr vs spectrum-x 800G roce, quotes $14.2M vs $11.8M, 3 yr support, 2 tier vs 3 tier. which tradeoffs beyond price should drive the call? | retrieval | topology,units
+deepseek v3 on 2 nodes of 8 h200s (16 gpus), sglang 0.4, ep 16, dp attention on, mtp on, ~2,000 concurrent users, avg ctx 12k. why do people say dp attention helps mla models in particular? | retrieval | topology,quantity_of_model
+cost review: 64 h100s on-demand at $2.50/hr, 720 hrs a month, ~30% avg util, 70b bf16 tp4 x 16 replicas, 450M tokens/day. cfo asks why our cost per million tokens is so far above the public api price, what are the usual reasons? | retrieval | intent,units
+long-ctx finetune plan: llama 3.1 8b, 128k seq, 32 h100s on 4 nodes, cp 8 x dp 4, flashattention 3, bf16, 2B tokens. does ring attention or ulysses make more sense for this layout and why? | retrieval | training,topology
+bench: llama 3.1 70b fp8 on 4x h100, eagle draft, acceptance 0.72 at temp 0 vs 0.41 at temp 0.8, 3 spec tokens, batch 1 to 32. why does temperature swing the acceptance rate that much? | retrieval | intent
+dataloader: 1,024 a100s, 12 workers per rank, 3.2 PB of webdataset shards on s3, 256 MB per shard, gpu util dips to ~60% every 90 s or so. is that the loader or something else, and how would you tell? | retrieval | training,units,alias
+why does the guide say sixteen bytes per parameter for training but only two for serving the very same seventy billion param model? | retrieval | word_numbers,training
+128 head dim, 80 layers, 8 kv heads, 8192 hidden: which of these config.json fields actually drive the kv cache and which are red herrings? | retrieval | label_order,template
+fsdp on 64 gpus: allgather vs reducescatter, mirror images of each other? | retrieval | collective_new,training
+Assistant: ep 64 means an all-to-all twice per moe layer. User: why cant nccl use the ring trick that makes all-reduce bandwidth optimal for an all-to-all too? | retrieval | template,collective_new
+why do awq and gptq both land at 4 bits for llama 3.1 70b but people say awq holds quality better, what's it protecting that gptq doesnt? | retrieval | units,quantity_of_model
+tpu v5p pods vs a 1,024 h100 cluster, why does the torus topology change how you lay out tp and dp for a 70b? | retrieval | non_nvidia,topology,training
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1266,7 +1330,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 15  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-153
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 21  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-159
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
