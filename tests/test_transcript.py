@@ -64,3 +64,44 @@ def test_an_unknown_model_in_the_last_turn_is_said():
     routed = route_numeric("User: kv bytes per token for llama 3.1 8b, bf16 cache?\nAssistant: 131,072 B.\n"
                            "User: and for gemma 3 27b, same cache precision?")
     assert isinstance(routed, UnknownModel)
+
+
+@pytest.mark.parametrize("text", [
+    "**You:** kv per token for llama 3.1 8b?\n**Gemini:** 131,072 B.\n**You:** and in fp8?",  # markdown bold
+    "<ana> kv per token for llama 3.1 8b?\n<calcbot> 131,072 B.\n<ana> and in fp8?",  # IRC
+    "[me] kv per token for llama 3.1 8b?\n[llm] 131,072 B.\n[me] and in fp8?",
+    "You (09:12): kv per token for llama 3.1 8b?\nBot (09:12): 131,072 B.\nYou (09:14): and in fp8?",
+    "Oleg, [02.04.2025 11:05]\nkv per token for llama 3.1 8b?\nServingBot, [02.04.2025 11:05]\n131,072 B.\n"
+    "Oleg, [02.04.2025 11:07]\nand in fp8?",  # Telegram: the label on its own line
+    "Rivera, Ana  10:14\nkv per token for llama 3.1 8b?\nCopilot  10:14\n131,072 B.\nRivera, Ana  10:16\nand in fp8?",
+    "dev: kv per token for llama 3.1 8b?\nPerplexity: 131,072 B.\ndev: and in fp8?",  # any one-word speaker
+])
+def test_chat_apps_labels_are_turns(text):
+    assert [role for role, _ in turns(text)] == ["reader", "answerer", "reader"]
+    assert_routed(text, "kv_cache", {"model": "llama-3.1-8b", "kv_precision": "fp8"})
+
+
+def test_a_config_key_that_looks_like_a_speaker_is_no_turn():
+    assert turns("services:\n  vllm:\n    environment:\n      VLLM_MODEL: openai/gpt-oss-120b\n"
+                 "VLLM_MAX_NUM_SEQS: 4\nports: 443") == []
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # the last turn names no model: the reader's setup, with what the turn changes
+    ("Human: mistral 7b bf16, 8 users at 8k each, bf16 kv - total memory?\nAI: about 18.8 GB.\n"
+     "Human: bump it to forty users at 3,000 tokens each, same weights and cache - total?", "memory",
+     {"model": "mistral-7b", "batch": 40, "context": 3000}),
+    ("You (10:02): mistral 7b on 8T tokens with 256 MI355X, bf16 at 40% MFU - days?\nBot (10:02): about 5 days.\n"
+     "You (10:05): with fp8 on those same 256 and 35% MFU?", "training",
+     {"model": "mistral-7b", "precision": "fp8", "mfu": 0.35, "gpus": 256}),
+    # a new measured figure replaces the earlier one
+    ("Q: all_reduce busbw for 16 ranks with algbw 90 GB/s?\nA: about 169 GB/s.\n"
+     "Q: now all_gather on 16 ranks shows busbw 360 GB/s - algbw?", "collective",
+     {"op": "all_gather", "busbw": 360e9, "algbw": None}),
+])
+def test_the_last_turn_continues_the_readers_setup(question, calculator, expected):
+    assert_routed(question, calculator, expected)
+
+
+def test_a_bold_heading_is_no_speaker():
+    assert turns("**gpt-oss-20b** question\n- kv cache `bf16`\n\n**Q:** bytes of KV each new token adds?") == []

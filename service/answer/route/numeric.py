@@ -960,10 +960,14 @@ def _state_the_rest(out: _Inputs) -> None:
 
 
 def route_numeric(question: str, previous: NumericRequest | None = None,
-                  computes: str | None = None) -> NumericRequest | UnknownName | None:
+                  computes: str | None = None, follows: bool = False) -> NumericRequest | UnknownName | None:
     """Route one question: a calculator request, an unknown model or GPU, or None (→ retrieval).
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
-    article), which "it" and a question naming no calculator lean on."""
+    article), which "it" and a question naming no calculator lean on. `follows`: the question is the next turn of a
+    conversation about `previous` (a pasted transcript's last turn), so one that names no model continues it."""
+    conversation = turns(question)  # (as pasted: "AI: about 18.8 GB." is a turn, not a setting said)
+    if conversation:
+        return _after_a_transcript(conversation, previous, computes)
     for plain in (as_issue_question, as_plain_characters, as_read_from_scan, as_plain_math, as_spelled_spec,
                   without_paste_artifacts,
                   as_values_named,
@@ -975,10 +979,10 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     if conversation:
         return _after_a_transcript(conversation, previous, computes)
     if is_long(question):  # a rambling message: the sentence that asks, with what sets it up just before it
-        routed = read_long(question, lambda window: _read(window, previous, computes))
+        routed = read_long(question, lambda window: _read(window, previous, computes, follows))
         if routed is not None:
             return routed
-    routed = _read(question, previous, computes)
+    routed = _read(question, previous, computes, follows)
     if routed is None:  # "how big is X's kv at 32k? and is that a lot?": the calculation, explained
         half = calculation_half(question, lambda s: _read(s, previous, computes) is not None)  # (an unknown name too)
         routed = _read(half, previous, computes) if half else None
@@ -987,7 +991,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     return routed
 
 
-def _read(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
+def _read(question: str, previous: NumericRequest | None, computes: str | None,
+          follows: bool = False) -> NumericRequest | UnknownName | None:
     """One question's reading: each rewrite undoes one way readers write, then the tags are bound and routed."""
     question = _BEFORE_I_CALCULATE.sub("", question)  # "before i calculate memory for …, does vllm shard …?"
     question, said = as_one_part(question)  # "Q4 (3 marks): … (a) … (b) … Answer (b) only."
@@ -1004,7 +1009,7 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None) 
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
-    routed = _routed(question, previous, computes)
+    routed = _routed(question, previous, computes, follows)
     if isinstance(routed, NumericRequest) and said:  # what was rewritten is said, as read
         routed.assumed = said + routed.assumed
     return routed
@@ -1031,13 +1036,14 @@ def _after_a_transcript(conversation: list[tuple[str, str]], previous: NumericRe
     for role, turn in conversation[:-1]:
         routed = route_numeric(turn, earlier, computes) if role == "reader" else None
         earlier = routed if isinstance(routed, NumericRequest) else earlier
+    follows = earlier is not None  # the reader's own setup, which the last turn continues
     if earlier is None:
         for _, turn in conversation[:-1]:
             routed = route_numeric(without_answer(turn), None, computes)
             earlier = routed if isinstance(routed, NumericRequest) else earlier
     asked = conversation[-1][1]
     # ("and if we double the GPU count?": the figure it doubles is in an earlier turn)
-    routed = None if has_relative_amount(asked) else route_numeric(asked, earlier, computes)
+    routed = None if has_relative_amount(asked) else route_numeric(asked, earlier, computes, follows)
     if routed is None:  # ("I don't buy that, r1 has MLA like v3. what's its per-token kv?"): the reader's turns as one
         # (the latest turn first: where it gives a figure again, "with 2,560 of them?", its own is the one meant; one
         # that scales an earlier figure, "double the GPU count", reads after it)
@@ -1059,7 +1065,8 @@ def _ends_with_a_model(text: str):
     return find_model(last.key) if last and last.label == "MODEL" and last.end >= len(r.words) - 1 else None
 
 
-def _routed(question: str, previous: NumericRequest | None, computes: str | None) -> NumericRequest | UnknownName | None:
+def _routed(question: str, previous: NumericRequest | None, computes: str | None,
+            follows: bool = False) -> NumericRequest | UnknownName | None:
     quoted, question = quoted_and_asked(question)
     if quoted:
         return _after_a_quote(quoted, question, previous, computes)
@@ -1068,7 +1075,7 @@ def _routed(question: str, previous: NumericRequest | None, computes: str | None
     _page_subject(r, computes, pronoun=_IT.search(question) is not None)
     s = bind(r)
     _use_pasted_config(question, s)
-    if previous is not None and _is_followup(question, r, s):
+    if previous is not None and (_is_followup(question, r, s) or (follows and _continues(r, s))):
         return _follow_up(r, s, previous)
     if not _asks_for_a_number(r, s):
         return None
@@ -1216,6 +1223,9 @@ def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest
         merged["primary"] = previous.inputs["primary"]  # "same question for qwen 2.5 72b": the same quantity asked
     if previous.inputs.get("mode") == "training" and calculator == "memory":
         out.values.setdefault("mode", "training")
+    for given, other in (("busbw", "algbw"), ("algbw", "busbw")):  # a new measured figure: the earlier one is gone
+        if calculator == "collective" and given in out.values:
+            merged.pop(other, None)
     if calculator == "collective" and "size" in out.values:
         merged.pop("model", None)
         merged.pop("params", None)
@@ -1224,6 +1234,12 @@ def _follow_up(r: Reading, s: Slots, previous: NumericRequest) -> NumericRequest
     if "model" in merged and "size" in merged and calculator == "collective":
         merged.pop("model")
     return _request(calculator, {**merged, **out.values}, out.notes, False)
+
+
+def _continues(r: Reading, s: Slots) -> bool:
+    """A transcript's next turn that names no model nor a new one, and asks for a figure: the conversation's setup
+    with what it changes ("bump it to 20 chats at 100,000 tokens each, same weights. total?")."""
+    return not (_has_known_model(s) or s.unknown_model) and not _is_conceptual(r)
 
 
 def _has_known_model(s: Slots) -> bool:

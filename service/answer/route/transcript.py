@@ -18,6 +18,19 @@ _ANSWERER = r"assistant|bot|ai|a|chatgpt|claude|gemini|copilot|gpt[\w.-]*|llm|sl
 # a turn's label at a line's start: "User:", "me:", "Assistant:", "ChatGPT said:", "Sam said:"
 _TURN = re.compile(rf"(?im)^[ \t]*(?:(?P<reader>{_READER})|(?P<answerer>{_ANSWERER})(?:[ \t]+said)?|"
                    rf"(?P<said>[A-Za-z][\w .'-]{{0,23}}?)[ \t]+said)[ \t]*:[ \t]*")
+_NAME = r"[A-Za-z][\w .,'-]{0,30}?"
+# the labels chat apps put before a turn: "**You:**", "<kofi>", "[me]", "You (10:02):", a Telegram line "Oleg, [02.04.2025
+# 11:05]", a Slack or Teams line "Rivera, Ana  10:14" or "rui  4:02 PM"
+_LABELS = re.compile(rf"(?im)^[ \t]*(?:\*\*(?P<bold>{_NAME})[ \t]*(?::\*\*|\*\*[ \t]*:)|<(?P<irc>[\w.-]{{1,20}})>|"
+                     rf"\[(?P<bracket>[A-Za-z][\w .-]{{0,19}})\][ \t]*:?|"
+                     rf"(?P<timed>{_NAME})[ \t]*\([ \t]*\d{{1,2}}:\d{{2}}(?:[ \t]*[ap]m)?[ \t]*\)[ \t]*:|"
+                     rf"(?P<dated>{_NAME}),?[ \t]*\[\d[\d./-]*,?[ \t]+\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*$|"
+                     rf"(?P<clocked>{_NAME})[ \t]{{2,}}\d{{1,2}}:\d{{2}}(?:[ \t]*[ap]m)?[ \t]*$)[ \t]*")
+# any one-word speaker at a line's very start: "dev: …", "Perplexity: …" (not an indented or snake_case config key)
+_PLAIN = re.compile(r"(?m)^(?P<plain>[A-Za-z][A-Za-z-]{0,15}):[ \t]+")
+# a speaker who answers: an assistant, a bot, a named model or product ("ServingBot", "calcbot", "Perplexity")
+_ANSWERING_SPEAKER = re.compile(r"bot\b|\b(?:assistant|ai|chatgpt|gpt[\w.-]*|llm|copilot|gemini|claude|perplexity|a|"
+                                r"grok|le chat)\b", re.I)
 # an answer's own figures: "… = 208 GB", "so ~57 GB free", "you need about 2,000 GPUs", "is about 54 tok/s"
 _ANSWERING = re.compile(r"(?:\s*=[^.\n]*|,?\s*\b(?:so|which (?:is|comes to)|you(?:'d| would)? need|that'?s|it'?s|"
                         r"comes to|is (?:about|around|roughly)|gives?)\b[^.\n]*)(?=[.\n]|$)", re.I)
@@ -26,17 +39,30 @@ _ANSWERING = re.compile(r"(?:\s*=[^.\n]*|,?\s*\b(?:so|which (?:is|comes to)|you(
 def turns(text: str) -> list[tuple[str, str]]:
     """The transcript's turns as (role, text), role "reader" or "answerer"; [] when the text is no transcript (no
     answerer's turn, or a single turn)."""
-    marks = list(_TURN.finditer(text))
-    if len(marks) < 2 or not any(m["answerer"] or m["said"] for m in marks):
+    marks = _marks(text)
+    if len(marks) < 2 or not any(role == "answerer" for _, _, role in marks):
         return []
     out = []
-    if text[:marks[0].start()].strip():
-        out.append(("reader", text[:marks[0].start()].strip()))
-    for k, mark in enumerate(marks):
-        body = text[mark.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)].strip()
+    if text[:marks[0][0]].strip():
+        out.append(("reader", text[:marks[0][0]].strip()))
+    for k, (_, end, role) in enumerate(marks):
+        body = text[end:marks[k + 1][0] if k + 1 < len(marks) else len(text)].strip()
         if body:
-            out.append(("reader" if mark["reader"] else "answerer", body))
+            out.append((role, body))
     return out if out and out[-1][0] == "reader" else []
+
+
+def _marks(text: str) -> list[tuple[int, int, str]]:
+    """Each turn's label as (start, end, role), in order; where a chat app's label and a plain one overlap, the
+    plain one."""
+    marks = [(m.start(), m.end(), "reader" if m["reader"] else "answerer") for m in _TURN.finditer(text)]
+    labelled = [(m.start(), m.end(), _role(next(g for g in m.groups() if g)))
+                for pattern in (_LABELS, _PLAIN) for m in pattern.finditer(text)]
+    return sorted(marks + [m for m in labelled if not any(a <= m[0] < b for a, b, _ in marks)])
+
+
+def _role(speaker: str) -> str:
+    return "answerer" if _ANSWERING_SPEAKER.search(speaker.strip()) else "reader"
 
 
 def without_answer(turn: str) -> str:
