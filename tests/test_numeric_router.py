@@ -2723,6 +2723,23 @@ PLAIN_WORDS = [
      "roofline", {"gpu": "a100-80gb-pcie", "primary": "ridge_point"}),
     ("TPU v6e doing int8: if a job does 300 operations for every byte it reads, how fast does it really run?",
      "roofline", {"intensity": 300.0, "primary": "attainable_flops"}),
+    # and more of them (batches 140 and 156): the "brain", a "save game", "number crunching", "math speed"
+    ("hobbyist here: the Qwen 2.5 72B brain in fp8, how many gigs of graphics RAM?", "memory",
+     {"precision": "fp8", "context": None, "batch": None}),  # the weights alone
+    ("how much disk does one save game of a Llama 3.1 70B training run take (bf16 weights, fp32 master, both Adam "
+     "moments)?", "memory", {"primary": "checkpoint_bytes"}),
+    ("Mistral 7B in bf16 on one H100, 512 users typing at once, cache left out: how long is the raw number crunching "
+     "per word?", "decode", {"batch": 512, "primary": "compute_time_s"}),
+    ("an H200 going flat out on bf16 math, no sparsity: how many trillion operations a second?", "roofline",
+     {"gpu": "h200", "primary": "peak_flops"}),
+    ("my kernel does 60 calculations per byte it reads from VRAM, fp8 on an L40S: what's the speed ceiling?",
+     "roofline", {"intensity": 60.0, "primary": "attainable_flops"}),
+    ("how fast can an MI300X move data in and out of its VRAM, in GB per second?", "roofline",
+     {"gpu": "mi300x", "primary": "bandwidth"}),
+    ("300 customers on Llama 3.1 8B, each conversation 2,000 tokens, cache in fp8: total chat memory?", "kv_cache",
+     {"batch": 300, "context": 2000}),
+    ("handing a 10 GB chunk of chat memory from one GPU to one other GPU over a 400 Gb/s link, one to one: how "
+     "long?", "collective", {"op": "send_recv"}),
 ]
 
 
@@ -2764,3 +2781,8 @@ def test_how_a_setup_does_with_an_amount_is_its_time_on_the_page():
     # "how do … do with 512 MB" is no conceptual "how does": on the collectives page it is the collective's time
     routed = route_numeric("how do 8 mi300x on infinity fabric do with 512 MB", computes="collective")
     assert routed.calculator == "collective" and routed.inputs["size"] == 512e6 and routed.inputs["ranks"] == 8
+
+
+def test_a_card_we_do_not_know_asked_for_its_own_figure_is_said_unknown():
+    routed = route_numeric("how fast can a GTX 1080 move data in and out of its VRAM, in GB per second?")
+    assert isinstance(routed, UnknownGpu) and "1080" in routed.name

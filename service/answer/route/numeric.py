@@ -414,12 +414,14 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
     (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
     # (how many there are, "54 nodes x 4 gb300", changes no card's own figure)
     counts = {"gpus", "nodes", "gpus_per_node", "ranks_total"}
-    if set(s.values) - {"gpu", "precision", "link"} - counts or "gpu" not in s.values or r.of("QUANTITY") or s.other_names:
+    if (set(s.values) - {"gpu", "precision", "link"} - counts or ("gpu" not in s.values and not s.unknown_gpu)
+            or r.of("QUANTITY") or s.other_names):  # (a card we do not know is said unknown, as for any calculation)
         return None
     negated = {i + d for i, w in enumerate(r.words) if w in ("not", "no") for d in (1, 2)}  # "not the flops"
     flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words)) or (
         "peak" in r.words and "precision" in s.values)  # "trainium2 peak in brain float 16?"
-    hbm = r.has("bandwidth") and (r.has("memory") or "hbm" in r.words)
+    hbm = r.has("bandwidth") and (r.has("memory") or "hbm" in r.words or any(  # "move data in and out of its VRAM"
+        t.key == "bandwidth" and re.search(r"\b(?:v?ram|memory|data)\b", t.text, re.I) for t in r.of("CUE")))
     if hbm and not flops:
         return "bandwidth"
     if flops and not r.has("bandwidth", "ridge", "intensity", "attainable"):

@@ -164,7 +164,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "what_is": ("what is", "what's", "whats", "what are", "what'll", "what would", "what will be"),
     # memory
     "memory": ("memory", "vram", "gpu memory", "ram", "hbm", "gpu ram", "footprint", "disk", "on disk"),
-    "weights": ("weights", "weight", "weights size"),
+    "weights": ("weights", "weight", "weights size",
+                # in a non-specialist's words: the model's "brain"
+                "brain", "brain only", "the brain", "just the brain"),
     "size": ("size", "sizes", "sized", "big", "large"),
     "fit": ("fit", "fits", "fitting", "hold", "holds", "load", "loads", "loading", "host", "oom", "ooms", "go oom"),
     "run": ("run", "runs", "serve", "serving", "deploy", "can it do", "handle", "handles", "can it handle"),
@@ -192,7 +194,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "past_window": ("past the window", "past the sliding window", "beyond the window", "past the sliding-window",
                     "beyond the sliding window", "once past", "past window", "outside the window",
                     "window layers are full", "windows are full", "window is full", "window fills", "windows fill",
-                    "longer than the window", "longer than its window", "past its window", "beyond its window"),
+                    "longer than the window", "longer than its window", "past its window", "beyond its window",
+                    "windowed layers stop growing", "window layers stop growing", "windowed layers are full"),
     # decode
     "tokens_per_s": ("tokens/s", "tokens / s", "tok/s", "toks/s", "token/s", "tokens per second", "tokens per sec",
                      "tokens a second", "tok per sec", "tokens/sec", "tok/sec", "tps", "t/s", "tokens per s",
@@ -222,14 +225,16 @@ CUES: dict[str, tuple[str, ...]] = {
                      # plain words: "how long does just the math take"
                      "just the math", "the math alone", "only the math",
                      "compute-bound part", "compute bound part", "compute part of the step", "compute part of one step",
-                     "compute part of a step", "compute part of a decode step", "flop side of the step"),
+                     "compute part of a step", "compute part of a decode step", "flop side of the step",
+                     "number crunching", "number-crunching", "crunching numbers", "crunching the numbers"),
     "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
                     "memory-bound seconds", "memory bound seconds", "memory-bound ms", "memory bound ms",
                     "memory-bound latency",
                     "memory time", "time if memory bound", "memory read time", "weight read time",
                     "memory-bound part", "memory bound part", "memory part of the step", "memory part of one step",
                     "memory part of a step", "just reading memory", "reading memory", "only reading memory",
-                    "reading from memory"),
+                    "reading from memory", "reading its ram", "reading its vram", "reading its memory",
+                    "reading its hbm", "reading the ram", "reading the vram"),
     "compute_bound": ("compute bound", "compute-bound", "become compute bound", "becomes compute bound",
                       "turn compute bound", "waiting on math", "waiting on compute", "waits on math"),
     "memory_bound": ("memory bound", "memory-bound", "bandwidth bound", "bandwidth-bound", "waiting on memory",
@@ -245,7 +250,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "activations": ("activations", "activation memory", "activation", "act mem", "act memory", "activation mem",
                     "acts estimate", "acts memory", "in-between results", "states + acts", "+ acts", "and acts"),
     "checkpoint": ("checkpoint", "checkpoints", "ckpt", "checkpoint size", "save file", "saved file", "saved checkpoint",
-                   "saved checkpoints", "every save", "each save", "per save"),
+                   "saved checkpoints", "every save", "each save", "per save", "save game", "save-game", "save point",
+                   "save points", "savepoint"),
     # activation recomputation (memory in training mode)
     "recompute_full": ("full recompute", "full recomputation", "full activation checkpointing", "full checkpointing",
                        "full gradient checkpointing",
@@ -273,7 +279,10 @@ CUES: dict[str, tuple[str, ...]] = {
     # collectives
     "busbw": ("busbw", "bus bandwidth", "bus bw", "bus-bw"),
     "algbw": ("algbw", "algorithm bandwidth", "alg bw", "algo bandwidth", "alg bandwidth", "algorithmic bandwidth"),
-    "bandwidth": ("bandwidth", "bw"),
+    "bandwidth": ("bandwidth", "bw",
+                  # plain words: "how fast can it move data in and out of its VRAM"
+                  "move data in and out", "move data to and from", "shovel data", "in and out of its vram",
+                  "to and from its vram", "in and out of its ram", "to and from its ram", "in and out of its memory"),
     "two_level": ("two-level", "two level", "hierarchical", "2-level", "two-tier", "2 level"),
     "flat": ("flat", "flat ring", "single ring", "one ring"),
     "ring": ("ring",), "tree": ("tree", "double binary tree"),
@@ -291,15 +300,20 @@ CUES: dict[str, tuple[str, ...]] = {
               "stop being held back", "stops being held back", "no longer held back"),
     "intensity": ("arithmetic intensity", "intensity", "flop/byte", "flops/byte", "flop per byte", "flops per byte",
                   "flops for each byte", "flop for each byte", "ops per byte", "operations per byte",
-                  "ops for every byte", "operations for every byte", "math ops per byte"),
+                  "ops for every byte", "operations for every byte", "math ops per byte", "calculations per byte",
+                  "calculations for each byte", "calculations for every byte", "math per byte"),
     "peak_flops": ("compute roof", "flat roof", "flat compute roof", "peak flops", "peak flop/s", "peak compute",
-                   "peak tflops", "compute ceiling", "flops roof", "compute peak"),
+                   "peak tflops", "compute ceiling", "flops roof", "compute peak",
+                   # plain words: "how many trillion operations a second", "its top math speed"
+                   "operations a second", "operations per second", "calculations a second", "calculations per second",
+                   "math speed", "math a second", "math per second", "flat out"),
     "roofline": ("roofline", "roof line", "flat part", "flat part of the roofline", "dense peak", "bf16 peak",
                  "fp8 peak", "fp16 peak"),
     "peak_bandwidth": ("memory roof", "bandwidth roof", "bw roof", "memory bw roof", "hbm roof", "memory bandwidth roof",
                        "slanted roof", "sloped roof", "memory ceiling", "bandwidth ceiling", "diagonal roof"),
     "attainable": ("attainable", "achievable", "how many flop/s", "how many flops/s", "the roof", "how many tflops",
-                   "how many tflop/s", "cap it at", "caps it at"),
+                   "how many tflop/s", "cap it at", "caps it at", "speed ceiling", "best speed it can reach",
+                  "top speed it can reach", "can it actually reach", "can actually reach"),
     # number labels
     "batch": ("batch", "batch size", "batchsize", "bs", "bsz", "max num seqs", "concurrency", "concurrent",
               "batched", "micro batch", "micro-batch",
@@ -465,7 +479,7 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
               "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots", "rollouts", "samples",
               "completions", "convo", "convos", "threads", "traces", "loops", "agents", "trajectories", "dialogs",
-              "dialogues"),
+              "dialogues", "customers", "visitors", "shoppers", "students", "employees", "callers", "players"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
@@ -525,7 +539,8 @@ OPS: dict[str, tuple[str, ...]] = {
                   "to all the others"),
     "reduce": ("reduce", "reduces", "reduction to root"),
     "send_recv": ("send/recv", "sendrecv", "send recv", "send-recv", "p2p", "point-to-point", "point to point",
-                  "send", "sends", "recv", "peer-to-peer", "handoff", "hand-off", "handoffs", "transfer"),
+                  "send", "sends", "recv", "peer-to-peer", "handoff", "hand-off", "handoffs", "transfer",
+                  "one to one", "one-to-one", "to one other chip", "to one other gpu", "to one other card"),
     "gather": ("gather", "gathers"),
     "scatter": ("scatter", "scatters"),
 }
