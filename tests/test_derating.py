@@ -21,6 +21,15 @@ from service.answer.route.numeric import route_numeric
     ("we hit 60% of the bandwidth roofline in decode. llama 3.1 70b int4 on one a100 80gb sxm, batch 1, no kv — how "
      "many ms per token?", 0.6),
     ("llama 3.1 8b on one h100 at 70% of peak bandwidth, batch 1, tok/s?", 0.7),  # as it was read before
+    # more ways (batch 158): what is left on the table, "per cent efficient", a multiple of the nameplate, tenths,
+    # a measured figure against the spec
+    ("we leave about 25% of the memory bandwidth on the table. llama 3.1 8b bf16 on one l40s, batch 1, no kv - tok/s?",
+     0.75),
+    ("qwen2.5 7b bf16 on one h100, batch 1, no kv, and call the hbm 85 per cent efficient - tok/s?", 0.85),
+    ("mistral 7b bf16 on one gaudi 3, batch 1, no kv - tok/s if the HBM only runs at 0.6x nameplate?", 0.6),
+    ("llama 3.1 8b fp8 on one h20, batch 1, no kv, bandwidth counted at seven-tenths of spec - tok/s?", 0.7),
+    ("our copy benchmark tops out at 2.4 TB/s against the 3.35 TB/s spec. llama 3.1 8b bf16 on one h100, batch 1, "
+     "no kv - tok/s at the measured figure?", pytest.approx(2.4 / 3.35, rel=1e-3)),
 ])
 def test_a_decode_efficiency_is_what_is_left(question, efficiency):
     routed = route_numeric(question)
@@ -34,6 +43,7 @@ def test_a_decode_efficiency_is_what_is_left(question, efficiency):
     ("continued pretraining of llama 3.1 8b on 50B tokens on 8 rtx 4090s, bf16, assume we get 30% of spec flops — "
      "hours?", 0.3),
     ("h200 gpu-hours for llama 3.1 70b on 15T tokens in fp8, derating the fp8 peak by 65%", 0.35),
+    ("trainium2 chip-hours for llama 3.1 8b on 2T tokens in bf16, assuming 35 per cent mfu", 0.35),
 ])
 def test_a_share_of_the_compute_peak_is_the_mfu(question, mfu):
     routed = route_numeric(question)

@@ -19,7 +19,9 @@ from .tagger import tag
 
 _WORD_SHARES = {"a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25, "a fifth": 0.2,
                 "one fifth": 0.2, "half": 0.5, "a half": 0.5, "one half": 0.5, "two thirds": 2 / 3,
-                "three quarters": 0.75, "a tenth": 0.1, "two fifths": 0.4, "three fifths": 0.6, "four fifths": 0.8}
+                "three quarters": 0.75, "a tenth": 0.1, "two fifths": 0.4, "three fifths": 0.6, "four fifths": 0.8,
+                **{f"{word} tenths": n / 10 for n, word in enumerate(
+                    ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")) if n > 1}}
 _SHARE = (r"(?:(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b|pct\b)|(?P<dec>0?\.\d+)|"
           r"(?P<num>\d+)\s*/\s*(?P<den>\d+)|"
           r"(?P<word>" + "|".join(w.replace(" ", "[ -]") for w in sorted(_WORD_SHARES, key=len, reverse=True)) + r"))")
@@ -36,6 +38,8 @@ _LOSS = [re.compile(pattern, re.I) for pattern in (
     # "if a fifth of the memory bandwidth goes to overhead"
     rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+)?(?:[\w-]+\s+)?(?:bandwidth|bw|peak|hbm)\s+(?:goes|is\s+lost|gets\s+lost|"
     r"is\s+eaten|disappears)(?:\s+to\s+(?:[\w-]+\s+){0,2}?(?:overhead|comms|stalls|contention))?",
+    # "we usually leave about 30% of the memory bandwidth on the table"
+    rf"\bleav(?:e|es|ing)\s+{_ROUGHLY}{_SHARE}\s+(?:of\s+{_WHAT}(?:bandwidth|bw|hbm|peak)\s+)?on\s+the\s+table",
 )]
 # what is kept: the efficiency itself
 _KEPT = [re.compile(pattern, re.I) for pattern in (
@@ -55,6 +59,9 @@ _KEPT = [re.compile(pattern, re.I) for pattern in (
     rf"\bachieved\s*/\s*peak(?:\s+(?:bandwidth|bw))?\s*(?:≈|~|=|:|is|of)?\s*{_ROUGHLY}{_SHARE}",
     # "25 GB/s per rank but assume only 88% of that is usable"
     rf"(?<![\w.]){_SHARE}\s+of\s+(?:that|it|this|those)\s+is\s+(?:usable|achievable|realistic|available|achieved)",
+    # "call the hbm 85 per cent efficient", "the HBM only runs at 0.6x nameplate"
+    rf"(?<![\w.]){_SHARE}\s+efficient\b",
+    rf"(?<![\w.]){_SHARE}\s*[x×]\s+(?:of\s+)?(?:the\s+|its\s+)?(?:nameplate|spec|peak|rated|datasheet)\b",
 )]
 _AS_MFU = re.compile(r"\b(?:treat|use|take|count)\s+(?:that|it|this)\s+as\s+(?:the\s+|our\s+)?mfu\b", re.I)
 _COLLECTIVE = re.compile(r"\b(?:all[\s_-]?reduc|all[\s_-]?gather|reduce[\s_-]?scatter|broadcast|all[\s_-]?to[\s_-]?all|"
@@ -70,6 +77,9 @@ _MEASURED = [re.compile(pattern, re.I) for pattern in (
     rf"(?P<got>{_RATE})\s+(?:out\s+)?of\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,4}}?)(?P<peak>{_RATE})",
     rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,60}}?)\b(?:hit|hits|get|gets|see|sees|reach|reaches|achieve|achieves|"
     rf"measure|measures|sustain|sustains)\s+(?P<got>{_RATE})\s+of\s+it\b",
+    # "the copy benchmark tops out at 6.4 TB/s against the 8 TB/s spec"
+    rf"(?P<got>{_RATE})\s+(?:against|versus|vs\.?|compared\s+(?:to|with))\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,3}}?)"
+    rf"(?P<peak>{_RATE})(?:\s+(?:spec|peak|rated|nameplate|datasheet)(?:\s+figure)?)?",
 )]
 
 
@@ -91,14 +101,16 @@ def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
     between, whose = m.groupdict().get("between") or "", m.groupdict().get("whose") or ""
     whose = re.sub(r"(?:'s|’s|\bits|\bthe)\s*$|^\s*(?:its|the)\s+", "", whose.strip()).strip()  # "the h100 sxm's"
     said = f"{between} at {kept:.4g} of peak bandwidth" + (f" on the {whose}" if whose else "")
-    return (text[:m.start()] + said + text[m.end():],
+    return (re.sub(r"\bat\s+at\b", "at", text[:m.start()] + said + text[m.end():]),  # ("tops out at 6.4 TB/s against …")
             f"“{m.group('got')}” of “{m.group('peak')}” read as {kept:.1%} of the peak bandwidth".replace(".0%", "%"))
 
 
 def as_efficiency(question: str) -> tuple[str, list[str]]:
     """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
-    if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved", question, re.I):
+    if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved|efficient|table|against|"
+                     r"\d\s*[x×]\s|per\s+cent", question, re.I):
         return question, []
+    question = re.sub(r"(\d)\s*per\s+cent\b", r"\1%", question, flags=re.I)  # "30 per cent mfu"
     notes: list[str] = []
     for pattern in _MEASURED:
         question, said = each_match_rewritten(pattern, question, _measured_share)
