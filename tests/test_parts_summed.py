@@ -34,6 +34,17 @@ from routing import assert_routed
      "training", {"tokens": 275_000_000_000}),
     # sizes beside a token count are no stages
     ("6ND with 300B tokens and 3B params", "training", {"tokens": 300_000_000_000, "params": 3_000_000_000}),
+    # benchmark tools' own names for the parts (batch 159): ollama's counts, sglang's flags
+    ("ollama shows prompt_eval_count=2900 and eval_count=1100 for a llama 3.1 8b request, fp16 cache — kv when it "
+     "finishes?", "kv_cache", {"context": 4000}),
+    ("sglang bench_serving on qwen2.5 7b with --random-input-len 3000 --random-output-len 1000 --max-concurrency 16, "
+     "bf16 kv — total kv when all are on their last token?", "kv_cache", {"context": 4000, "batch": 16}),
+    # prompt parts joined by "and" (not a window beside a prompt), asked the instant prefill ends
+    ("llama 3.1 8b, bf16 kv, 10 requests each with a 6k system prompt and a 1k question: cache size the instant "
+     "prefill ends?", "kv_cache", {"context": 7168, "batch": 10}),
+    # "at the end of generation" says when, and asks no decode
+    ("llama 3.1 70b fp8 on 2 h200s, 30 users with 8k inputs and 2k outputs, fp8 kv — free memory per card at the end "
+     "of generation?", "memory", {"context": 10240, "batch": 30, "primary": "free_bytes"}),
 ])
 def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
     routed = assert_routed(question, calculator, expected)

@@ -140,9 +140,11 @@ def _figure(n: int) -> str:
     return rf"(?P<n{n}>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?P<k{n}>[kK]))?"
 
 
-_PROMPT_WORDS = (r"prompts?|input|isl|in|prefill|system\s+prompt|history|chat\s+history|document|doc|new\s+(?:msg|message)|"
+_PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompts?|inputs?|isl|in|prefill|system\s+prompt|"
+                 r"system\s+part|user\s+part|history|chat\s+history|document|doc|new\s+(?:msg|message)|prefix|suffix|"
                  r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction|query")
-_OUTPUT_WORDS = (r"outputs?|osl|out|completions?|generated|generation|generates|reply|replies|answers?|final\s+answer|"
+_OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|outputs?|osl|out|completions?|generated|generation|generates|"
+                 r"reply|replies|answers?|final\s+answer|middle|"
                  r"decode|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
                  r"summary|decode\s+steps|steps\s+of\s+decode|tokens\s+generated")
 # "8 examples at 400 tokens each", "4 chunks of 2048": so many prompt pieces of one size
@@ -150,8 +152,9 @@ _PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+)?(?:example
                         r"messages|passages)\s+(?:at|of)\s+(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?(?:[\s-]*tokens?)?"
                         r"(?:\s+each)?", re.I)
 # "the model answers in 100 tokens", "replies with about 300 tokens": the output, said by its verb
-_ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
-                         r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b", re.I)
+_ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
+                         r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b|an?\s+(?P<size2>\d+(?:,\d{3})*)\s*(?P<k2>[kK])?"
+                         r"[\s-]*tokens?\s+(?:middle|answer|reply|summary|completion|response)\b)", re.I)
 # "packed into one sequence", "trained as one sequence": the parts' sequence, not a batch of one
 _ONE_SEQUENCE = re.compile(r"\s*,?\s*(?:packed\s+|trained\s+)?(?:in)?(?:to|as)\s+(?:one|a\s+single)\s+sequence\b", re.I)
 
@@ -167,20 +170,23 @@ _PART = re.compile(
     rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|\s+)"
     rf"{_figure(2)}(?![\w.]|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
     re.I)
-_JOINED = re.compile(r"^\s*(?:\+|/|,|;|and|plus|then|with|&|->|→|\.)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+)*"
+_JOINED = re.compile(r"^\s*(?:\+|/|,|;|and|plus|then|with|&|->|→|\.|--)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
                      r"(?:(?:is|are)\s+)?$", re.I)
 _PROMPT_ONLY = re.compile(r"\b(?:right\s+)?after\s+(?:the\s+)?prefill\b|\bbefore\s+(?:it|they|decoding|generation|the\s+first\s+"
                           r"(?:output\s+)?token)\b|\bprompt\s+(?:alone|only)\b|\bonly\s+the\s+prompt\b|\bend\s+of\s+prefill\b|"
-                          r"\bprefill\s+(?:is\s+)?(?:done|finished|complete)\b", re.I)
+                          r"\bprefill\s+(?:is\s+)?(?:done|finished|complete|ends)\b|\bbefore\s+token\s+one\b", re.I)
 # "right after prefill, before it generates anything": when, not a prefill figure asked
 _PROMPT_ONLY_SAID = re.compile(r",?\s*(?:right\s+)?after\s+(?:the\s+)?prefill(?:\s+(?:is\s+)?(?:done|finished|complete))?|"
                                r",?\s*before\s+(?:it|they)\s+(?:generates?|decodes?|outputs?)\s+anything|"
-                               r",?\s*before\s+the\s+first\s+(?:output\s+)?token", re.I)
+                               r",?\s*before\s+the\s+first\s+(?:output\s+)?token|"
+                               r",?\s*(?:the\s+)?(?:instant|moment|second)\s+prefill\s+(?:ends|is\s+done|finishes)|"
+                               r",?\s*before\s+token\s+one(?:\s+of\s+any\s+(?:answer|output|reply))?", re.I)
 # when the figure is wanted, not what is asked: the words go with the parts
 _WHEN = re.compile(r",?\s*\b(?:once\s+(?:every\s+request\s+has|they(?:'ve|\s+have)?|all\s+(?:requests\s+)?(?:have)?)\s*"
                    r"(?:all\s+)?(?:finished|done)(?:\s+generating)?|once\s+they'?re\s+all\s+done|"
                    r"when\s+(?:they|all\s+of\s+them|the\s+requests)\s+(?:all\s+)?(?:finish|are\s+done)(?:\s+generating)?|"
                    r"at\s+the\s+end\s+of\s+(?:generation|generaton|decoding|decode)|at\s+the\s+end|"
+                   r"(?:all\s+|have\s+|having\s+)?finished\s+generating|"
                    r"as\s+the\s+(?:replies|answers|completions|outputs)\s+finish|when\s+(?:the\s+)?(?:generation|decoding)"
                    r"\s+(?:ends|finishes))\b", re.I)
 
@@ -190,18 +196,21 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     prefill is asked about), and a note of the sum."""
     typed = question
     question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} prompt tokens", question)
-    question = _ANSWERS_IN.sub(lambda m: f"{_size(m)} output tokens", question)
+    question = _ANSWERS_IN.sub(lambda m: f"{_answer_size(m)} output tokens", question)
     parts = _parts(question)
     if len(parts) < 2 or not any(_is_prompt(m) for m in parts):
         return typed, []
-    if not any(not _is_prompt(m) for m in parts) and not all("+" in question[a.end():b.start()]
-                                                            for a, b in zip(parts, parts[1:])):
+    if not any(not _is_prompt(m) for m in parts) and not all(
+            "+" in question[a.end():b.start()] or (re.search(r"\b(?:and|plus)\b", question[a.end():b.start()])
+                                                   and "context" not in (_label(a), _label(b)))
+            for a, b in zip(parts, parts[1:])):
         return typed, []  # prompt parts only, not added: "a 4k prompt, the 8k context window"
     prompt_only = bool(_PROMPT_ONLY.search(question))
     counted = [m for m in parts if _is_prompt(m) or not prompt_only]
     total = sum(_value(m) for m in counted)
     said = " + ".join(f"{_value(m):,}" for m in counted) + (f" = {total:,}" if len(counted) > 1 else "")
-    why = "the prompt only, before any output" if prompt_only else "prompt and output together: the whole sequence"
+    why = ("the prompt only, before any output" if prompt_only else "the prompt's parts" if all(map(_is_prompt, counted))
+           else "prompt and output together: the whole sequence")
     text = question[:parts[0].start()] + f"context {total} tokens" + question[parts[-1].end():]
     text = _ONE_SEQUENCE.sub("", (_WHEN if not prompt_only else _PROMPT_ONLY_SAID).sub("", text))
     return text, [f"context {said} tokens ({why})"]
@@ -234,6 +243,11 @@ def _tokens(number: str, k: str | None) -> int:
 
 def _size(m: re.Match) -> int:
     return _tokens(m.group("size"), m.group("k"))
+
+
+def _answer_size(m: re.Match) -> int:
+    """"answers in 100 tokens" or "writes a 250-token middle"."""
+    return _tokens(m.group("size"), m.group("k")) if m.group("size") else _tokens(m.group("size2"), m.group("k2"))
 
 
 def _value(m: re.Match) -> int:
