@@ -21,6 +21,12 @@ from service.answer.route.numeric import UnknownModel, route_numeric
     ("Mixtral 8x7B on the 2 L40S box, fp8 KV cache, 32 conversations of 16,000 tokens each: how large is the cache in "
      "total, knowing that the 8x22B on 4 H100s is capped at 64k?", "kv_cache",
      {"model": "mixtral-8x7b", "batch": 32, "context": 16000}),
+    # the ask's sentence names nothing: the nearest sentence before it that names the setup is the subject
+    ("The 8B drafter runs on its own L40S until the lease ends in 14 months. Main model: Llama 3.1 70B in fp8 on 4 "
+     "H200 (tp 4), batch 256, KV reads ignored. Compute-bound time of one decode step?", "decode",
+     {"model": "llama-3.1-70b", "gpu": "h200", "batch": 256, "primary": "compute_time_s"}),
+    ("Our A100 fleet (512 GPUs) keeps serving Mistral 7B for now. Separately: Qwen2.5 72B in fp8 on 2 H200s, 16 users "
+     "at 8k with an fp8 cache. Per-user tokens/s?", "decode", {"model": "qwen2.5-72b", "gpu": "h200", "batch": 16}),
     # a clause that names another part but also the model (which the ask leaves open) is kept
     ("llama 3.1 8b decodes 50 tok/s on an a100. how many tok/s on an h100?", "decode",
      {"model": "llama-3.1-8b", "gpu": "h100-sxm"}),

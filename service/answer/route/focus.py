@@ -53,9 +53,14 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
         return question, []
     tagged = [tag(c).tags for c in clauses]
     named = {kind: _resolved([_names(tags, c, kind) for c, tags in zip(clauses, tagged)]) for kind in _NAMES}
-    # the ask's sentence: the clauses from the last sentence end before the ask up to the ask itself
-    start = max((k + 1 for k in range(ask) if re.search(r"[.;?!]\s*$", clauses[k]) or "\n" in ends[k]), default=0)
-    subjects = {kind: _subject(names[ask]) or (None if names[ask] else _subject(set().union(*names[start:ask])))
+    # the ask's sentence: the clauses from the last sentence end before the ask up to the ask itself; an ask whose
+    # sentence names nothing ("… Main model: Mixtral 8x22B on 8 B200, batch 512. Compute-bound time of one decode
+    # step?") is about what the nearest sentence before it names
+    ends_at = [k for k in range(ask) if re.search(r"[.;?!]\s*$", clauses[k]) or "\n" in ends[k]]
+    sentences = [range(a + 1, b + 1) for a, b in zip([-1] + ends_at, ends_at)][::-1]  # the ones before, nearest first
+    start = ends_at[-1] + 1 if ends_at else 0
+    subjects = {kind: _subject(names[ask]) or (None if names[ask] else _subject(set().union(*names[start:ask]))
+                                               if any(names[start:ask]) else _nearest_named(names, sentences))
                 for kind, names in named.items()
                 if len(set().union(*names)) > 1}  # (only where the message names more than one)
     # a clause goes when what it names are others: one naming a subject stays, and so does one naming the only part
@@ -129,6 +134,15 @@ def _shown(kind: str, name: str) -> str:
     """A subject as the answer names it: the registry's name, or the reader's words for what it does not hold."""
     spec = (find_model if kind == "model" else find_gpu)(name) if not name.startswith("?") else None
     return spec.name if spec else name.lstrip("?")
+
+
+def _nearest_named(names: list[set[str]], sentences: list[range]) -> str | None:
+    """The one model (or part) named by the nearest sentence before the ask that names any, when the registry holds it
+    by that name (a loose "the 8b one" on its own line is no subject that sets "llama 3.1" aside)."""
+    named = next((set().union(*(names[k] for k in sentence)) for sentence in sentences
+                  if any(names[k] for k in sentence)), set())
+    subject = _subject(named)
+    return subject if subject and not subject.startswith("?") else None
 
 
 def _subject(named: set[str]) -> str | None:
