@@ -137,12 +137,13 @@ def _shown(kind: str, name: str) -> str:
 
 
 def _nearest_named(names: list[set[str]], sentences: list[range]) -> str | None:
-    """The one model (or part) named by the nearest sentence before the ask that names any, when the registry holds it
-    by that name (a loose "the 8b one" on its own line is no subject that sets "llama 3.1" aside)."""
+    """The one model (or part) named by the nearest sentence before the ask that names any, when every name in the
+    message is one the registry holds (a loose "the 8b one" on its own line sets no "llama 3.1" aside)."""
+    if any(n.startswith("?") for clause in names for n in clause):
+        return None  # a name the registry lacks is never set aside by this guess: it is said unknown, not replaced
     named = next((set().union(*(names[k] for k in sentence)) for sentence in sentences
                   if any(names[k] for k in sentence)), set())
-    subject = _subject(named)
-    return subject if subject and not subject.startswith("?") else None
+    return _subject(named)
 
 
 def _subject(named: set[str]) -> str | None:
