@@ -31,6 +31,15 @@ from service.answer.route.numeric import UnknownGpu, route_numeric
     # google's cost-optimised fifth generation, by its memory
     ("roofline attainable TFLOP/s at 40 FLOP/byte in bf16 on google's cost-optimized v5 tpu (16GB HBM per chip)?",
      "roofline", {"gpu": "tpu-v5e"}),
+    # a verb inside the description, a generation said by its number, the vendor said after, a hyphenated family
+    ("the cut-down hopper nvidia sells in china (96 gigs of HBM3): llama 3.1 8b fp8, batch 1, no kv - tok/s?", "decode",
+     {"gpu": "h20"}),
+    ("qwen 2.5 7b bf16, batch 8 at 4k each, bf16 kv, on gaudi generation three from intel: aggregate tok/s?", "decode",
+     {"gpu": "gaudi-3", "batch": 8}),
+    ("mistral 7b over 1T tokens on 256 of amazon's gen-2 trainium chips, bf16, 40% MFU: days?", "training",
+     {"gpu": "trainium2", "gpus": 256}),
+    ("dense bf16 peak of one GPU in nvidia's first-gen grace-blackwell NVL72 rack (186GB)", "roofline",
+     {"gpu": "gb200"}),
 ])
 def test_a_described_gpu_is_the_part_its_traits_fit(question, calculator, expected):
     routed = assert_routed(question, calculator, expected)

@@ -92,6 +92,9 @@ _BANDWIDTH = re.compile(r"^(\d+(?:\.\d+)?)\s?(tb/s|gb/s|tbps)$")
 _WATTS = re.compile(r"^(\d{2,4})[- ]?(?:w|watts?)$")
 _GENERATION = re.compile(r"^cdna\s?([234])$")
 _ORDINAL_GEN = re.compile(rf"^({'|'.join(_ORDINALS)})[- ]gen(?:eration)?$")
+# "gaudi generation three", "gen-2 trainium", "gen 3"
+_NUMBERED_GEN = re.compile(r"^gen(?:eration)?[- ]?(\d|one|two|three|four|five|six|seven)$")
+_GEN_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 # "h800", "t4", "gaudi2": a card named (memory, link, generation and precision words are traits, not names)
 _PART_CODE = re.compile(r"^(?!(?:hbm|gddr|sxm|gen|nvl|pcie|cdna|v|fp|bf|int|mxfp|nvfp|tf|e\dm)\d)[a-z]{1,6}\d{1,4}[a-z]?$")
 _OTHER_LINES = {"apu", "rtx", "gtx", "titan", "quadro", "tesla", "radeon", "arc", "jetson", "orin", "agx", "inferentia", "ponte",
@@ -105,7 +108,8 @@ _STOPS = {"over", "across", "on", "to", "for", "at", "from", "and", "or", "vs", 
 _DESCRIBING = {"training", "flagship", "lone", "new", "newer", "older", "latest", "big", "small", "top", "server",
                "gddr6", "gddr6x", "gddr7", "liquid", "air", "cooled", "dual", "die", "fastest", "biggest", "largest",
                "smallest", "cheapest", "current", "previous", "refreshed", "original", "full", "half", "memory", "bandwidth",
-               "high", "end", "power", "powered"}
+               "high", "end", "power", "powered", "sells", "sold", "makes", "made", "ships", "shipped", "built",
+               "offers", "cut-down", "first", "second", "third", "fourth", "fifth", "sixth"}
 _MARKS = set().union(*(marks for *_, marks, _ in _PARTS.values())) - {"s"}
 
 
@@ -132,6 +136,8 @@ def _described_by_traits(question: str, notes: list[str]) -> str:
         fits = _fits_traits(traits)
         if first and tokens[first - 1][2] == "the":
             first -= 1  # "eight of the 141GB SXM hoppers" → "eight of H200s", which the count binds to
+        if last + 2 < len(tokens) and tokens[last + 1][2] == "from" and tokens[last + 2][2] in _VENDORS:
+            last += 2  # "gaudi generation three from intel": the vendor said after
         a, b = tokens[first][0], tokens[last][1]
         if "(" in low[a:b] and ")" not in low[a:b] and low.find(")", b) != -1 and low.find(")", b) - b < 40:
             b = low.find(")", b) + 1
@@ -168,7 +174,7 @@ def _joined_figures(tokens: list[tuple[int, int, str]]) -> list[tuple[int, int, 
     for start, end, text in tokens:
         if out and (_MEMORY.match(f"{out[-1][2]} {text}") or _BANDWIDTH.match(f"{out[-1][2]} {text}")
                     or _WATTS.match(f"{out[-1][2]} {text}") or _GENERATION.match(f"{out[-1][2]} {text}")
-                    or _ORDINAL_GEN.match(f"{out[-1][2]} {text}")):
+                    or _ORDINAL_GEN.match(f"{out[-1][2]} {text}") or _NUMBERED_GEN.match(f"{out[-1][2]} {text}")):
             out[-1] = (out[-1][0], end, f"{out[-1][2]} {text}")
         else:
             out.append((start, end, text))
@@ -183,7 +189,7 @@ def _kind(text: str, in_a_name: bool) -> str:
     if word in _VENDORS or text in _VENDORS or word in _FAMILIES or _GENERATION.match(word):
         return "anchor"
     if (_MEMORY.match(text) or _BANDWIDTH.match(text) or _WATTS.match(text) or _ORDINAL_GEN.match(text)
-            or _words(text) & _MARKS):
+            or _NUMBERED_GEN.match(text) or _words(text) & _MARKS):
         return "trait"
     if re.fullmatch(_NOUNS + r"|gcds?|dies?|generation|gen|hbm\w*", word):
         return "noun"
@@ -223,12 +229,15 @@ def _traits(words: list[str]) -> dict:
             found["watts"] = int(m.group(1))
         elif m := _ORDINAL_GEN.match(text):
             found["generation"] = _ORDINALS[m.group(1)]
+        elif m := _NUMBERED_GEN.match(text):
+            found["generation"] = int(m.group(1)) if m.group(1).isdigit() else _GEN_WORDS[m.group(1)]
         elif m := _GENERATION.match(word):
             found["family"] = f"cdna{m.group(1)}"
         elif word in _VENDORS or text in _VENDORS:
             found["vendor"] = _VENDORS.get(word, _VENDORS.get(text))
-        elif word in _FAMILIES:
-            found["family"] = found["family"] or _FAMILIES[word]
+        elif word in _FAMILIES or _words(word) & set(_FAMILIES):  # ("grace-blackwell")
+            found["family"] = found["family"] or _FAMILIES[word if word in _FAMILIES else
+                                                             next(iter(sorted(_words(word) & set(_FAMILIES))))]
         found["marks"] |= _words(text) & _MARKS
         found["words"] |= _words(text)
     # a family alone is no description: "amd's top-clocked CDNA 4 instinct" could be an MI350X, a part we lack
@@ -242,7 +251,7 @@ def _fits_traits(traits: dict) -> list[str]:
             if traits["vendor"] in (None, vendor) and traits["family"] in (None, family)
             and _said_if_required(part, traits["words"])
             and traits["memory"] in (None, gb) and traits["watts"] in (None, watts)
-            and traits["generation"] in (None, _GENERATION_OF.get(part))
+            and _GENERATION_OF.get(part) in (None, traits["generation"] or _GENERATION_OF.get(part))
             and (traits["bandwidth"] is None or abs(gpus().find(part).bandwidth / 1e12 - traits["bandwidth"])
                  <= 0.03 * traits["bandwidth"])]
     if len(fits) > 1 and traits["marks"]:
