@@ -620,6 +620,7 @@ def test_readings_from_the_ninth_and_tenth_batches(question, expected):
 
 def test_money_is_still_outside_every_calculator():
     assert route_numeric("how much does an h100 cost") is None
+    assert route_numeric("llama 3.1 8b on one h100 at $2.50/hr, what's the price per million tokens?") is None
     assert route_numeric("what does serving llama 3.1 8b on an h100 cost per month") is None
 
 
@@ -1211,6 +1212,15 @@ def test_ignoring_activations_beside_a_kv_cache_is_an_inference_footprint():
     # a money figure in a sentence that asks nothing is a given: the GPU count is asked, and 40k is no context
     ("manager here - how many h100s do we need just to host qwen 2.5 72b in bf16? budget is $40k/month", "memory",
      {"model": "qwen2.5-72b", "primary": "min_gpus", "context": None}),
+    # a price given in the same sentence as the ask, or a storage bill, is no price asked
+    ("with billing at $2.10 per chip-hour, what's the dense bf16 peak of one TPU v6e chip?", "roofline",
+     {"gpu": "tpu-v6e", "primary": "peak_flops"}),
+    ("We save every 500 steps, keep the last 3 and the object store bills $0.02/GB-month, so how big is one full "
+     "training checkpoint of Llama 3.1 8B (bf16 weights, fp32 master copy, Adam m and v)?", "memory",
+     {"model": "llama-3.1-8b", "primary": "checkpoint_bytes"}),
+    # a LaTeX math delimiter is no dollar
+    ("tensor-parallel $t = 2$ on $\\mathrm{H200}$ ($141$ GB each): Llama 3.1 70B in \\texttt{fp8}, weights only, "
+     "per-GPU $W/t$ = ?", "memory", {"gpu": "h200", "tp": 2, "precision": "fp8"}),
     # syncing gradients across data-parallel ranks is an all-reduce
     ("how long to sync the fp32 gradients of a 70b model across 64 gpus (8 nodes)?", "collective",
      {"op": "all_reduce", "params": 70_000_000_000, "precision": "fp32", "ranks": 64}),

@@ -294,6 +294,13 @@ def _squashed(text: str) -> str:
     return re.sub(r"[\s._-]+", "", text.lower())
 
 
+# what asks for money: "how much would it cost", "what's the price", "in dollars", "$ per million tokens?", "cheaper"
+_MONEY_ASKED = re.compile(r"\bhow\s+much\b[^.?!]*\b(?:cost|costs|pay|spend|charge|bill)\b|\b(?:cost|price|bill|spend|"
+                          r"tco|dollars?|usd|budget)\b[^.!]*\?|\bin\s+(?:dollars|usd|\$)|\$\s*(?:per|/)\s*[\w-]+\s*\?|"
+                          r"\bcheap(?:er|est)?\b|\bexpensive\b|\bworth\b|\bafford|\bper\s+dollar\b|\bhow\s+many\s+dollars\b",
+                          re.I)
+
+
 def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
@@ -321,6 +328,10 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "our fp8 gemm at 300 ops/byte": a kernel given by its intensity
     if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
         return True  # "the $7k l40s": the card's price, said of it, not asked
+    if word == "$" and not re.match(r"\d", r.words[cue.end] if cue.end < len(r.words) else ""):
+        return True  # "$M = P \times 2$ bytes": LaTeX's math delimiter, no dollar
+    if word in ("$", "usd", "dollars") and not _MONEY_ASKED.search(r.question):
+        return True  # "our object store bills $21 per TB-month … how large is one checkpoint?": a price given
     if word in ("$", "usd", "dollars"):  # "… in bf16? budget is $40k/month": a given in a sentence that asks nothing
         return _in_a_sentence_asking_nothing(r, cue, asides=True)
     if word in ("cost", "costs"):  # "how many KiB of kv does each token cost": bytes, not money
@@ -330,7 +341,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         # ships it in": the release precision
         return (any(0 <= p.start - cue.end <= 1 or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))  # ("ships in mxfp4")
                 or r.words[cue.start - 1:cue.start] == ["as"])
-    if word in ("storage", "nvme", "ssd", "ssds", "disk", "write", "writing", "written", "writes"):
+    if word in ("storage", "nvme", "ssd", "ssds", "disk", "write", "writing", "written", "writes", "object store",
+                "object storage", "bucket", "s3"):
         # "our storage team wants the size of one checkpoint", "how many TB would we be writing every save"
         return r.has("checkpoint") and not r.has("how_long") and (r.has("how_big") or any(w in BYTE_WORDS for w in r.words))
     if word in ("save", "saves", "saved", "saving"):  # "if i save the optimizer state too": what a checkpoint holds
