@@ -1218,6 +1218,9 @@ def test_ignoring_activations_beside_a_kv_cache_is_an_inference_footprint():
     ("We save every 500 steps, keep the last 3 and the object store bills $0.02/GB-month, so how big is one full "
      "training checkpoint of Llama 3.1 8B (bf16 weights, fp32 master copy, Adam m and v)?", "memory",
      {"model": "llama-3.1-8b", "primary": "checkpoint_bytes"}),
+    # a TTFT or a prefill rate said with its figure is a given, not a prefill question
+    ("Just the memory-bound part of a decode step for Llama 3.1 70B in fp8 over 2 H100s with TP 2 at batch 1; "
+     "TTFT is 0.8 s on a 4k prompt.", "decode", {"model": "llama-3.1-70b", "primary": "memory_time_s"}),
     # a LaTeX math delimiter is no dollar
     ("tensor-parallel $t = 2$ on $\\mathrm{H200}$ ($141$ GB each): Llama 3.1 70B in \\texttt{fp8}, weights only, "
      "per-GPU $W/t$ = ?", "memory", {"gpu": "h200", "tp": 2, "precision": "fp8"}),

@@ -301,6 +301,13 @@ _MONEY_ASKED = re.compile(r"\bhow\s+much\b[^.?!]*\b(?:cost|costs|pay|spend|charg
                           re.I)
 
 
+def _figure_given_with(r: Reading, cue: Tag) -> bool:
+    """A rate (a number and "tok/s") or a time within a few words of the cue, said of it."""
+    rates = [n for n in r.of("NUMBER") for t in r.of("CUE", "tokens_per_s") if t.start == n.end]
+    times = r.of("QUANTITY", "seconds")
+    return any(abs(f.start - cue.end) <= 4 or abs(cue.start - f.end) <= 4 for f in rates + times)
+
+
 def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
@@ -328,6 +335,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "our fp8 gemm at 300 ops/byte": a kernel given by its intensity
     if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
         return True  # "the $7k l40s": the card's price, said of it, not asked
+    if word in ("prefill", "ttft") and _figure_given_with(r, cue):
+        return True  # "prefill peaks at 9,000 tok/s", "a 150 ms TTFT target": a measured rate or a target, given
     if word == "$" and not re.match(r"\d", r.words[cue.end] if cue.end < len(r.words) else ""):
         return True  # "$M = P \times 2$ bytes": LaTeX's math delimiter, no dollar
     if word in ("$", "usd", "dollars") and not _MONEY_ASKED.search(r.question):
