@@ -70,3 +70,13 @@ def test_a_name_or_a_bare_family_is_not_read_as_a_described_part(question):
 ])
 def test_what_each_node_holds_said_after_the_node_count(question):
     assert_routed(question, "collective", {"nodes": 4, "gpus_per_node": 8})
+
+
+@pytest.mark.parametrize("question", [
+    "mixtral 8x7b fp16 on one GCD of an MI250X: how far short am I?",
+    "rocm-smi shows 2 devices per MI250X at 64 GB each; qwen2.5 7b bf16 on a single one of those GCDs, batch 1, no kv: "
+    "tok/s?",
+])
+def test_one_die_of_an_mi250x_is_the_gcd(question):
+    routed = route_numeric(question)
+    assert routed.inputs["gpu"] == "mi250x-gcd" and any("GCD" in line for line in routed.assumed)

@@ -151,6 +151,20 @@ def _described_by_traits(question: str, notes: list[str]) -> str:
     return out
 
 
+# "on one GCD", "a single one of those GCDs", "per GCD", "that GCD": the calculation runs on half an MI250X package
+_ONE_DIE = re.compile(r"\b(?:one|a|single|that|this|per|each|lone|just)\s+(?:one\s+of\s+(?:those|the|its|these)\s+)?"
+                      r"(?:gcd|gcds|die)\b", re.I)
+_MI250X = re.compile(r"\bmi250x\b(?![\s-]*(?:gcd|die|packages?|oams?|cards?))", re.I)
+
+
+def _as_one_die(question: str, notes: list[str]) -> str:
+    """An MI250X the reader runs on one die of ("Mixtral 8x7B fp16 on one GCD"): the MI250X GCD."""
+    if not _ONE_DIE.search(question) or not _MI250X.search(question):
+        return question
+    notes.append("“one GCD” of the MI250X read as MI250X GCD (half a package: 64 GB, 1.6 TB/s)")
+    return _MI250X.sub("MI250X GCD", question)
+
+
 def _is_plural(word: str) -> bool:
     """"hoppers", "chips", "instincts" (the count before them binds to the part named in their place); not "aws's"."""
     return word.endswith("s") and not word.endswith(("'s", "ss")) and word not in ("aws", "gcds", "ada")
@@ -265,7 +279,7 @@ def _fits_traits(traits: dict) -> list[str]:
 def as_named(question: str) -> tuple[str, list[str]]:
     """The question with each GPU it describes (and only one part fits) named, and a note of each reading."""
     notes: list[str] = []
-    question = _described_by_traits(question, notes)
+    question = _described_by_traits(_as_one_die(question, notes), notes)
     if "gb" not in question.lower() and "gen" not in question.lower():
         return question, notes
     for pattern, part in _GENERATIONS:
