@@ -46,3 +46,10 @@ def test_a_memory_before_a_part_names_its_variant():
 def test_capping_a_count_is_no_roofline():
     assert_routed("mixtral 8x7b at 8192 tokens, bf16 cache, we cap it at 24 concurrent slots — total kv when all are "
                   "full?", "kv_cache", {"batch": 24, "context": 8192})
+
+
+def test_a_count_set_inline_among_settings_is_the_count():
+    assert_routed("mfu = 0.35, gpu = h200, precision = bf16, model = llama 3.1 8b, tokens = 2T, chips = 1,024 → days?",
+                  "training", {"gpus": 1024, "gpu": "h200"})
+    # an equation of two counts is no setting
+    assert_routed("128 gpus = 16 nodes, all-gather 8 GB, ndr", "collective", {"ranks": 128})

@@ -31,9 +31,15 @@ _OPERATIONS = re.compile(r"\b(?:port|host|url|path|dir|timeout|timeouts|workers?
 _ANY_SETTING = re.compile(r"^\s*(?:export\s+|-\s+)?[\w.-]+\s*[=:]\s*\S", re.M)  # "gpu: h100-pcie" too
 
 
+# a count set inline among other settings: "…, tokens = 15T, chips = 6,144 → days?" ("6,144 chips")
+_INLINE_COUNT = re.compile(r"(?:^|(?<=,)\s*)(?P<noun>gpus|chips|cards|accelerators|devices|nodes)\s+=\s+(?P<n>\d[\d,]*)"
+                           r"(?=\s*(?:,|→|->|\?|$))", re.I | re.M)
+
+
 def as_settings_said(text: str) -> str:
     """The question with its pasted settings said in words (a question with fewer than three setting lines, or
     none named as code names them, is unchanged)."""
+    text = _INLINE_COUNT.sub(lambda m: f"{m.group('n')} {m.group('noun')}", text)
     text = _ENV_ENTRY.sub(lambda m: f"{m.group('key')}={m.group('value')}", text)
     if len(_ANY_SETTING.findall(text)) < 3 or not _SETTING.search(text):
         return text

@@ -39,7 +39,7 @@ def said_pair(label: str, value) -> str:
     *first, last = label.split() or [""]
     if last + "s" in _NOUNS_AFTER and first and first[-1] in _COUNTING:  # "n_seq 6" → "6 seqs"
         last += "s"
-    if last in _NOUNS_AFTER and re.fullmatch(r"[\d.e+]+[kKMBT]?", said):  # "deadline_days" → "deadline 60 days"
+    if last in _NOUNS_AFTER and re.fullmatch(r"\d[\d,.e+]*[kKMBT]?", said):  # "deadline_days" → "deadline 60 days"
         first = [w for w in first if w not in _COUNTING]
         return " ".join(first + [said, last])
     return f"{label} {said}".strip()
