@@ -105,3 +105,21 @@ def test_the_last_turn_continues_the_readers_setup(question, calculator, expecte
 
 def test_a_bold_heading_is_no_speaker():
     assert turns("**gpt-oss-20b** question\n- kv cache `bf16`\n\n**Q:** bytes of KV each new token adds?") == []
+
+
+def test_a_transcript_pasted_on_one_line_is_read_turn_by_turn():
+    assert [role for role, _ in turns("User: kv per token for llama 3.1 8b? Assistant: 131,072 B. User: and in fp8?")] \
+        == ["reader", "answerer", "reader"]
+    assert_routed("User: kv per token for llama 3.1 8b? Assistant: 131,072 B. User: and in fp8?", "kv_cache",
+                  {"model": "llama-3.1-8b", "kv_precision": "fp8"})
+
+
+@pytest.mark.parametrize("text", [
+    "User: kv cache for llama 3.1 8b at 32k? Assistant: about 4.3 GB. User: ok so why does the cache keep growing as "
+    "the chat gets longer?",
+    "me: llama 3.1 70b bf16 decode on one h100? bot: about 24 tok/s. me: is it fair to call that a bandwidth limit?",
+    "User: all-reduce of 2 GB over 16 h100s on 2 nodes? Assistant: the nic is the bottleneck. User: is the assistant "
+    "right that nvlink stops mattering across nodes?",
+])
+def test_a_last_turn_that_asks_why_computes_nothing(text):
+    assert route_numeric(text) is None

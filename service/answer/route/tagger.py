@@ -360,7 +360,11 @@ CUES: dict[str, tuple[str, ...]] = {
     # a judgement asked of a setup, not a figure: "… is fp8 kv still worth it?", "sane default or too aggressive?"
     "judgement": ("worth it", "is it worth", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
                   "what's the risk", "whats the risk", "the actual risk", "what could go wrong", "tp or pp",
-                  "pp or tp", "tp vs pp", "reshard"),
+                  "pp or tp", "tp vs pp", "reshard",
+                  # whether an earlier answer's reading holds: "is it fair to call that a bandwidth limit", "is the bot
+                  # right that gqa …"
+                  "is it fair", "is that fair", "fair to call", "is the bot right", "is the assistant right",
+                  "is the ai right", "is chatgpt right"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
