@@ -73,14 +73,6 @@ _AFTER = r"(?<![\w-])(?!(?:over|across|on|to|of|per|for|in|at|with|from|and|or)\
 _DESCRIBED = re.compile(rf"(?P<span>(?:\b(?:nvidia|amd|google|intel)(?:'s)?\s+)?(?:{_BETWEEN}\s+){{0,2}}?(?P<mem>\d{{2,3}})\s?GB\s+"
                         rf"(?:{_AFTER}\s+){{0,3}}?(?P<noun>{_NOUNS})\b)", re.I)
 _POWER = re.compile(r"\b\d{2,4}[- ]?(?:watts?|w)\b\s*(?=(?:[\w-]+\s+)?(?:\d{2,3}\s?GB|card|gpu))", re.I)
-# generations said in words: "aws's second-gen trainium", "google's sixth-gen tpu", "intel's third-gen gaudi"
-_GENERATIONS = [(re.compile(pattern, re.I), part) for pattern, part in (
-    (r"\b(?:aws'?s?\s+)?(?:second|2nd)[- ]gen(?:eration)?\s+trainium(?:\s+chips?)?", "Trainium2"),
-    (r"\b(?:google'?s?\s+)?(?:sixth|6th)[- ]gen(?:eration)?\s+tpu(?:\s+chips?)?", "TPU v6e"),
-    (r"\b(?:intel'?s?\s+)?(?:third|3rd)[- ]gen(?:eration)?\s+gaudi", "Gaudi 3"),
-)]
-
-
 # A description read by its traits: "nvidia's HBM3e refresh of the hopper SXM (141 gigs each)", "amd's 1400W CDNA 4
 # instincts", "google's cost-optimized v5 tpu (16GB HBM per chip)", "the 2 TB/s pcie hoppers", "aws's in-house training
 # chips with 96 GiB of HBM". Each word around a vendor or family word is a trait (memory, bandwidth, power, generation,
@@ -280,10 +272,8 @@ def as_named(question: str) -> tuple[str, list[str]]:
     """The question with each GPU it describes (and only one part fits) named, and a note of each reading."""
     notes: list[str] = []
     question = _described_by_traits(_as_one_die(question, notes), notes)
-    if "gb" not in question.lower() and "gen" not in question.lower():
+    if "gb" not in question.lower():
         return question, notes
-    for pattern, part in _GENERATIONS:
-        question = pattern.sub(lambda m, part=part: _named(m.group(0), part, notes), question)
 
     def name(m: re.Match) -> str:
         if re.search(r"[a-z]+\d+[a-z]*\s*$", question[:m.start()], re.I):
