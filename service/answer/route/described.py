@@ -106,6 +106,8 @@ _MARKS = set().union(*(marks for *_, marks, _ in _PARTS.values())) - {"s"}
 
 
 def _described_by_traits(question: str, notes: list[str]) -> str:
+    """The question with each description that every stated trait fits to one part named as that part; one that a
+    stated memory or generation rules every part out of is an unlisted card (said unknown, never a default)."""
     low = question.lower()
     if not any(w in low for w in _TRAIT_HINTS):
         return question
