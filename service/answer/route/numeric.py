@@ -297,8 +297,10 @@ def _squashed(text: str) -> str:
 # what asks for money: "how much would it cost", "what's the price", "in dollars", "$ per million tokens?", "cheaper"
 _MONEY_ASKED = re.compile(r"\bhow\s+much\b[^.?!]*\b(?:cost|costs|pay|spend|charge|bill)\b|\b(?:cost|price|bill|spend|"
                           r"tco|dollars?|usd|budget)\b[^.!]*\?|\bin\s+(?:dollars|usd|\$)|\$\s*(?:per|/)\s*[\w-]+\s*\?|"
-                          r"\bcheap(?:er|est)?\b|\bexpensive\b|\bworth\b|\bafford|\bper\s+dollar\b|\bhow\s+many\s+dollars\b",
-                          re.I)
+                          r"\bcheap(?:er|est)?\b|\bexpensive\b|\bworth\b|\bafford|\bper\s+dollar\b|\bhow\s+many\s+dollars\b|"
+                          # "how much to train … at $2/hr", "how many h100s … for $40k/month?": the money is asked or
+                          # is the ask's condition
+                          r"\bhow\s+much\s+(?:to|for|would|will|does|do)\b|\bfor\s+(?:~|about\s+)?\$\s*\d", re.I)
 
 
 def _figure_given_with(r: Reading, cue: Tag) -> bool:
@@ -337,7 +339,7 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "the $7k l40s": the card's price, said of it, not asked
     if word in ("prefill", "ttft") and _figure_given_with(r, cue):
         return True  # "prefill peaks at 9,000 tok/s", "a 150 ms TTFT target": a measured rate or a target, given
-    if word == "$" and not re.match(r"\d", r.words[cue.end] if cue.end < len(r.words) else ""):
+    if word == "$" and not re.match(r"\d|#num", r.words[cue.end] if cue.end < len(r.words) else ""):
         return True  # "$M = P \times 2$ bytes": LaTeX's math delimiter, no dollar
     if word in ("$", "usd", "dollars") and not _MONEY_ASKED.search(r.question):
         return True  # "our object store bills $21 per TB-month … how large is one checkpoint?": a price given
