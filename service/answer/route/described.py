@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from word2number import w2n
+
 from calculators.registry import gpus
 
 from .tagger import UNLISTED
@@ -86,7 +88,6 @@ _GENERATION = re.compile(r"^cdna\s?([234])$")
 _ORDINAL_GEN = re.compile(rf"^({'|'.join(_ORDINALS)})[- ]gen(?:eration)?$")
 # "gaudi generation three", "gen-2 trainium", "gen 3"
 _NUMBERED_GEN = re.compile(r"^gen(?:eration)?[- ]?(\d|one|two|three|four|five|six|seven)$")
-_GEN_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 # "h800", "t4", "gaudi2": a card named (memory, link, generation and precision words are traits, not names)
 _PART_CODE = re.compile(r"^(?!(?:hbm|gddr|sxm|gen|nvl|pcie|cdna|v|fp|bf|int|mxfp|nvfp|tf|e\dm)\d)[a-z]{1,6}\d{1,4}[a-z]?$")
 _OTHER_LINES = {"apu", "rtx", "gtx", "titan", "quadro", "tesla", "radeon", "arc", "jetson", "orin", "agx", "inferentia", "ponte",
@@ -238,7 +239,7 @@ def _traits(words: list[str]) -> dict:
         elif m := _ORDINAL_GEN.match(text):
             found["generation"] = _ORDINALS[m.group(1)]
         elif m := _NUMBERED_GEN.match(text):
-            found["generation"] = int(m.group(1)) if m.group(1).isdigit() else _GEN_WORDS[m.group(1)]
+            found["generation"] = w2n.word_to_num(m.group(1))  # ("3", "three")
         elif m := _GENERATION.match(word):
             found["family"] = f"cdna{m.group(1)}"
         elif word in _VENDORS or text in _VENDORS:
@@ -253,8 +254,9 @@ def _traits(words: list[str]) -> dict:
     return found
 
 
-def _fits_traits(traits: dict) -> list[str]:
-    """The parts every stated trait fits; among several, those its form-factor and segment words mark most."""
+def _fits_traits(traits: dict, alone: bool = False) -> list[str]:
+    """The parts every stated trait fits; among several, those its form-factor and segment words mark most. Without
+    a vendor or family word, none (`alone`: one part that fits is enough)."""
     fits = [part for part, (vendor, family, gb, _, watts) in _PARTS.items()
             if traits["vendor"] in (None, vendor) and traits["family"] in (None, family)
             and _said_if_required(part, traits["words"])
@@ -267,7 +269,7 @@ def _fits_traits(traits: dict) -> list[str]:
         fits = [part for part in fits if score[part] == max(score.values())]
     if len(fits) == 1 and _outside_segment(fits[0], traits["words"]):
         return []
-    return fits if traits["vendor"] or traits["family"] else []
+    return fits if traits["vendor"] or traits["family"] or (alone and len(fits) == 1) else []
 
 
 def as_named(question: str) -> tuple[str, list[str]]:
@@ -307,15 +309,12 @@ def _vendor_and_family(words: set[str]) -> tuple[str | None, str | None]:
 
 
 def _fitting(memory: int, words: set[str]) -> list[str]:
+    """The parts a memory beside a GPU word fits, read by the traits reading; alone, a memory that one part has is
+    that part ("the 192GB one")."""
     vendor, family = _vendor_and_family(words)
-    fits = [part for part, (v, f, gb, marks, _) in _PARTS.items()
-            if gb == memory and vendor in (None, v) and family in (None, f) and _said_if_required(part, words)]
-    if len(fits) > 1:  # a form factor or segment word picks one ("SXM", "pcie", "gaming", "nvl")
-        marked = [part for part in fits if _PARTS[part][3] & words]
-        fits = marked if len(marked) == 1 else fits
-    if len(fits) == 1 and _outside_segment(fits[0], words):
-        return []
-    return fits if (vendor or family or len(fits) == 1) else []
+    traits = {"vendor": vendor, "family": family, "memory": memory, "bandwidth": None, "watts": None,
+              "generation": None, "marks": words & _MARKS, "words": words}
+    return _fits_traits(traits, alone=True)
 
 
 def _outside_segment(part: str, words: set[str]) -> bool:

@@ -59,9 +59,7 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
     ends_at = [k for k in range(ask) if re.search(r"[.;?!]\s*$", clauses[k]) or "\n" in ends[k]]
     sentences = [range(a + 1, b + 1) for a, b in zip([-1] + ends_at, ends_at)][::-1]  # the ones before, nearest first
     start = ends_at[-1] + 1 if ends_at else 0
-    subjects = {kind: _subject(names[ask]) or (None if names[ask] else _subject(set().union(*names[start:ask]))
-                                               if any(names[start:ask]) else _nearest_named(names, sentences))
-                for kind, names in named.items()
+    subjects = {kind: _asked_about(names, ask, start, sentences) for kind, names in named.items()
                 if len(set().union(*names)) > 1}  # (only where the message names more than one)
     # a clause goes when what it names are others: one naming a subject stays, and so does one naming the only part
     # (or model) of a kind the ask leaves open ("llama 3.1 8b does 50 tok/s on an a100. on an h100?": the model)
@@ -134,6 +132,16 @@ def _shown(kind: str, name: str) -> str:
     """A subject as the answer names it: the registry's name, or the reader's words for what it does not hold."""
     spec = (find_model if kind == "model" else find_gpu)(name) if not name.startswith("?") else None
     return spec.name if spec else name.lstrip("?")
+
+
+def _asked_about(names: list[set[str]], ask: int, start: int, sentences: list[range]) -> str | None:
+    """The subject: what the asking clause names, else what its sentence names before it, else (its sentence naming
+    nothing) what the nearest sentence before names."""
+    if names[ask]:
+        return _subject(names[ask])
+    if any(names[start:ask]):
+        return _subject(set().union(*names[start:ask]))
+    return _nearest_named(names, sentences)
 
 
 def _nearest_named(names: list[set[str]], sentences: list[range]) -> str | None:

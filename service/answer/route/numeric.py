@@ -990,7 +990,9 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
     `computes` is the calculator the reader's page is about (front matter `computes`: "kv_cache" on the kv-cache
     article), which "it" and a question naming no calculator lean on. `follows`: the question is the next turn of a
     conversation about `previous` (a pasted transcript's last turn), so one that names no model continues it."""
-    conversation = turns(question)  # (as pasted: "AI: about 18.8 GB." is a turn, not a setting said)
+    # a pasted transcript, read as pasted ("User: …\nAssistant: …\nUser: and on an L40S?"; a rewrite below would take
+    # "AI: about 18.8 GB." for a setting said)
+    conversation = turns(question)
     if conversation:
         return _after_a_transcript(conversation, previous, computes)
     for plain in (as_issue_question, as_plain_characters, as_read_from_scan, as_plain_math, as_spelled_spec,
@@ -1000,9 +1002,6 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
                   as_link_names, as_metrics_said, as_said,
                   as_fields_said, as_plain):  # what was pasted, in words
         question = plain(question)
-    conversation = turns(question)  # "User: …\nAssistant: …\nUser: and on an L40S?"
-    if conversation:
-        return _after_a_transcript(conversation, previous, computes)
     if is_long(question):  # a rambling message: the sentence that asks, with what sets it up just before it
         routed = read_long(question, lambda window: _read(window, previous, computes, follows))
         if routed is not None:

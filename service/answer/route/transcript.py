@@ -59,14 +59,19 @@ _INLINE = re.compile(rf"(?i)(?:^|(?<=[.?!])\s+)(?:(?P<reader>{_READER})|(?P<answ
 def _marks(text: str) -> list[tuple[int, int, str]]:
     """Each turn's label as (start, end, role), in order; where a chat app's label and a plain one overlap, the
     plain one. A transcript on one line is read by its labels after each sentence's end."""
-    marks = [(m.start(), m.end(), "reader" if m["reader"] else "answerer") for m in _TURN.finditer(text)]
+    marks = _labelled(_TURN, text)
     if "\n" not in text.strip():
-        inline = [(m.start(), m.end(), "reader" if m["reader"] else "answerer") for m in _INLINE.finditer(text)]
+        inline = _labelled(_INLINE, text)
         if len(inline) >= 3 and inline[0][0] == 0:
             return inline
     labelled = [(m.start(), m.end(), _role(next(g for g in m.groups() if g)))
                 for pattern in (_LABELS, _PLAIN) for m in pattern.finditer(text)]
     return sorted(marks + [m for m in labelled if not any(a <= m[0] < b for a, b, _ in marks)])
+
+
+def _labelled(pattern: re.Pattern, text: str) -> list[tuple[int, int, str]]:
+    """A reader's or answerer's labels (`_TURN`, `_INLINE`) as (start, end, role)."""
+    return [(m.start(), m.end(), "reader" if m["reader"] else "answerer") for m in pattern.finditer(text)]
 
 
 def _role(speaker: str) -> str:
