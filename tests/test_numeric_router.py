@@ -1415,7 +1415,7 @@ def test_dgx_systems(question, calculator, expected):
      {"size": 8 * 2**30, "ranks": 8, "bandwidth": None, "primary": "busbw"}),
     # the algorithm set aside is not the one asked for
     ("2 nodes x 8 b200 with xdr 800G per gpu. flat ring all-reduce of 4GB (force NCCL_ALGO=Ring, not the two level "
-     "thing) - time?", "collective", {"algorithm": "ring", "primary": "time_s"}),
+     "thing) - time?", "collective", {"algorithm": "ring", "primary": "flat_ring_time_s"}),
     # "seq 4k." ends a sentence; GRPO samples are sequences; a training layout's weights per rank
     ("deepspeed zero2 mixtral 8x7b on 32 gpus (4 nodes x 8), mbs 1 seq 4k. whats the activation memory estimate per "
      "gpu with selective recompute", "memory", {"context": 4096, "primary": "activation_bytes"}),
@@ -2223,6 +2223,59 @@ def test_a_hierarchy_of_hardware_is_multiplied_out(question, calculator, expecte
         inputs["gpus"] = inputs["nodes"] * inputs.get("gpus_per_node", 8)
     assert {k: inputs.get(k) for k in expected} == expected
     assert any(" read as " in note for note in routed.assumed)
+
+
+# new levels: shelves, desks, capacity blocks over towers and instances; GPUs counted in all, then "4 to a box"
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("3 shelves × 2 towers × 4 rtx 5090 — a 1B model on 20B tokens in bf16 at 35% mfu, how many hours?", "training",
+     {"gpus": 24}),
+    ("we got 3 capacity blocks of 2 trn2 instances, 16 trainium2 chips apiece. llama 3.1 8b on 1T tokens, bf16, 40% "
+     "mfu — days?", "training", {"gpus": 96, "gpu": "trainium2"}),
+    ("24 l40s, 4 to a box, 200 Gb/s nic per card between boxes: all-reduce 2 GB over all of them — time?", "collective",
+     {"nodes": 6, "gpus_per_node": 4}),
+])
+def test_more_levels_of_a_hierarchy_are_multiplied_out(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_count_of_people_per_node_is_no_node():
+    # "4 per node" after users counts no GPUs: the 32 users stay the batch
+    _assert_routed("llama 3.1 8b, 32 users, 4 per node, 8k ctx — kv cache?", "kv_cache", {"batch": 32})
+
+
+def test_a_flat_ring_asked_over_nodes_answers_the_flat_ring():
+    # the flat ring is what was asked, the two-level figure set aside: the primary is the flat ring's time
+    _assert_routed("4 nodes × 8 h100, ndr per gpu: flat ring all-reduce of 4 GiB, not the two-level one — time?",
+                   "collective", {"primary": "flat_ring_time_s", "nodes": 4, "gpus_per_node": 8})
+
+
+# one replica on one node of several (batches 131 and 153): the GPUs it is sharded over are that node's
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("4 racks × 2 nodes × 8 h100 sxm. llama 3.1 70b fp8 with tp over one node, 16 users at 4k, fp8 kv — aggregate "
+     "tok/s?", "decode", {"gpus": 8, "batch": 16}),
+    ("nvl72 rack = 18 trays of 4 gb200. mixtral 8x22b bf16 tensor-parallel across a single tray, batch 1, kv ignored "
+     "— tokens/s?", "decode", {"gpus": 4}),
+    ("qwen2.5 72b bf16 on 3 mi300x nodes, each node one replica with tp over its 8 gpus, batch 1, no kv — tok/s?",
+     "decode", {"gpus": 8}),
+    ("48 l40s across 6 servers, each server one llama 3.1 70b fp8 replica tensor-parallel over its cards, weights only "
+     "— free memory per card?", "memory", {"gpus": 8}),
+])
+def test_a_replica_on_one_node_is_sharded_over_that_node(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert any("one node's" in note for note in routed.assumed)
+
+
+# a fleet's KV cache: each replica's, node's or card's sequences times how many there are
+@pytest.mark.parametrize("question, batch", [
+    ("qwen2.5 7b on 6 l4s in 3 boxes, one replica per card, 8 users per card at 8k, bf16 kv — total kv over all three "
+     "boxes?", 48),
+    ("llama 3.1 70b as dp 4 × tp 8, 32 sequences per replica at 4k, fp8 kv — kv summed over all replicas?", 128),
+    ("3 racks × 4 nodes, one llama 3.1 8b replica per node with 24 sessions at 16k each, bf16 kv — total kv over the "
+     "deployment?", 288),
+])
+def test_a_fleets_kv_counts_each_units_sequences(question, batch):
+    routed = _assert_routed(question, "kv_cache", {"batch": batch})
+    assert any("in all" in note for note in routed.assumed)
 
 
 def test_a_card_figure_asked_beside_its_fleet_is_the_cards_own():

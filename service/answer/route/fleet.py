@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from calculators.registry import gpus
+
 from .rewrite import count_pattern, count_value
 
 _COUNT = count_pattern()
@@ -29,7 +31,7 @@ _KV = re.compile(r"\bkv\b|kv[- ]?cache|latent cache|\bcache\b", re.I)
 _ALL_OF_THEM = re.compile(r"\b(?:whole|entire)\s+(?:fleet|node|cluster|rack|pod|box|deployment)|\bfleet\b|"
                           r"\bacross\s+(?:the\s+|all\s+)?(?:fleet|node|cluster|replicas|nodes|trays|racks|gpus|cards|"
                           r"servers|instances|pods|deployment)|\bover\s+all\b|\bover\s+the\s+(?:cluster|fleet|node)\b|"
-                          r"\bcluster[- ]wide\b|\ball\s+(?:the\s+)?(?:replicas|nodes|"
+                          r"\bcluster[- ]wide\b|\bacross\s+both\b|\ball\s+(?:the\s+)?(?:replicas|nodes|"
                           r"trays|racks|gpus|cards|servers|instances|pods)\b|\bsummed\b|\bcombined\b|\bin total\b|"
                           r"\ball-up\b|\bover\s+the\s+(?:deployment|servers|nodes)\b", re.I)
 # "…, each server carrying 20 sessions … — total kv cache?": with each one's sequences said, "total" is all of them
@@ -46,6 +48,46 @@ _SPLIT = re.compile(rf"\b(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\s+(?:(?:are|is|get|
                     rf"load[- ]balanced|divided|distributed|shared|sharded)\s+(?:evenly\s+|equally\s+)?"
                     rf"(?:over|across|among|between)\s+(?:the\s+|our\s+|all\s+)?(?:(?P<m>\d+)\s+)?"
                     rf"(?:[\w.-]+\s+){{0,2}}?(?P<unit>{_UNITS})\b", re.I)
+
+
+# "4 users per card", "20 sequences per replica", "one replica per node with 40 sessions": one unit's sequences, the
+# units counted elsewhere ("8 rtx 4090s", "dp 6 × tp 4", "12 nodes")
+_PER_UNIT = re.compile(rf"\b(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\s+(?:per|on\s+each|in\s+each|a)\s+"
+                       r"(?P<unit>replica|card|gpu|chip|node|box|server|instance)\b"
+                       rf"|\b(?:one|a)\s+(?:[\w.-]+\s+){{0,3}}?replica\s+(?:per|on\s+each)\s+(?P<unit2>node|card|gpu|box|server)"
+                       rf"\s+with\s+(?P<n2>\d+)\s+(?P<seqs2>{_SEQUENCES})", re.I)
+_REPLICAS = re.compile(r"\bdp\s*[=:]?\s*(\d+)\b|\b(\d+)[- ]way\s+(?:dp|data[- ]parallel)|\b(\d+)\s+(?:data[- ]parallel\s+)?replicas\b",
+                       re.I)
+_UNIT_NOUNS = {"node": r"nodes|boxes|servers|instances|machines|hosts", "card": r"gpus|cards|chips|accelerators"}
+
+
+def _units_counted(question: str, unit: str) -> int | None:
+    """How many replicas, nodes or GPUs the question counts."""
+    unit = {"gpu": "card", "chip": "card", "box": "node", "server": "node", "instance": "node"}.get(unit.lower(), unit.lower())
+    if unit == "replica":
+        m = _REPLICAS.search(question)
+        return int(next(g for g in m.groups() if g)) if m else None
+    m = re.search(rf"\b(\d+)\s+(?:[\w.-]+\s+){{0,2}}?(?:{_UNIT_NOUNS[unit]})\b", question, re.I)
+    if m is None and unit == "card":  # "8 rtx 4090s": a count before a GPU's name
+        low = question.lower()
+        m = next((c for start, _ in gpus().spans_in(low)
+                  if (c := re.search(r"(\d+)\s*(?:x\s*)?$", low[:start]))), None)
+    return int(m.group(1)) if m else None
+
+
+def _per_unit_batch(question: str) -> tuple[str, list[str]]:
+    """Each replica's, node's or GPU's sequences, asked for all of them: the units' count times each one's."""
+    m = _PER_UNIT.search(question)
+    if m is None:
+        return question, []
+    n, seqs, unit = (m.group("n"), m.group("seqs"), m.group("unit")) if m.group("n") else (
+        m.group("n2"), m.group("seqs2"), m.group("unit2"))
+    units = _units_counted(question[:m.start()] + " " + question[m.end():], unit)
+    if not units or units < 2:
+        return question, []
+    total = units * int(n)
+    new = question[:m.start()] + (f"{total} {seqs}" if m.group("n") else f"{m.group(0)[:m.start('n2') - m.start()]}{total} {seqs}") + question[m.end():]
+    return new, [f"“{m.group(0)}” read as {total} {seqs.split()[-1]} in all ({units} × {n})"]
 
 
 def _split_batch(question: str) -> tuple[str, list[str]]:
@@ -71,6 +113,14 @@ def _singular(unit: str) -> str:
     return "box" if unit.lower() == "boxes" else unit.lower().rstrip("s")
 
 
+def asks_fleet_kv(question: str) -> bool:
+    """Whether the question asks the KV cache of a whole fleet ("total kv over all the replicas")."""
+    return bool(_KV.search(question) and _ALL_OF_THEM.search(question) and not _RATE.search(question))
+
+
+_RATE = re.compile(r"tok(?:ens)?/s|tokens? per second|ms per token|latency|step time", re.I)
+
+
 def as_fleet_batch(question: str) -> tuple[str, list[str]]:
     """The question with a fleet's sequences as one batch, when it asks the KV cache of all of them; sequences split
     evenly over replicas, asked of one, as that one's share."""
@@ -79,6 +129,9 @@ def as_fleet_batch(question: str) -> tuple[str, list[str]]:
         return question, split
     if not (_KV.search(question) and (_ALL_OF_THEM.search(question) or (_TOTAL.search(question) and _EACH.search(question)))):
         return question, []
+    question, per_unit = _per_unit_batch(question)
+    if per_unit:
+        return question, per_unit
     question = _NODES_TIMES.sub(lambda m: f"{int(m.group(1)) * int(m.group(2))} gpus", question)
     for pattern in (_TIMES, _EACH):
         m = pattern.search(question)

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import re
 
+from calculators.registry import gpus
+
 from .rewrite import count_pattern, count_value, each_match_rewritten
 
 _COUNT = count_pattern()
 _UPPER = (r"(?:racks?|pods?|(?:data )?halls?|SUs?|scalable units?|rows?|buildings?|clusters?|superpods?|zones?|"
-          r"placement groups?|cabinets?|data cent(?:er|re)s?|sites?|cages?|slices?|cubes?)")
+          r"placement groups?|cabinets?|data cent(?:er|re)s?|sites?|cages?|slices?|cubes?|shel(?:f|ves)|desks?|"
+          r"(?:capacity )?blocks?)")
 _CHIPS = r"(?:chips?|gpus?|cards?|accelerators?)"  # what the lowest level holds
-_LOWER = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|(?:compute )?trays?|DGX(?: [AHB]\d00)?s?|HGX(?: [AHB]\d00)?s?)"
+_LOWER = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|towers?|workstations?|instances?|(?:compute )?trays?|DGX(?: [AHB]\d00)?s?|HGX(?: [AHB]\d00)?s?)"
 _TIMES = r"\s*(?:[x×*]|times)\s*"
 # up to two words naming the part a node holds: "2 gaudi 3 servers", "2 HGX B200 boxes"
 _PART = r"(?:(?!(?:per|of|with|each|in|and|or|x)\b)[\w.-]+\s+){0,2}"
@@ -74,9 +77,27 @@ _PER_NODE_FIRST = re.compile(rf"\b(?P<per>{_COUNT[1:-1]})\s+(?P<part>(?:[\w.-]+\
                              rf"(?P<nodes>\d+\s+(?:nodes|servers|hosts|boxes|machines))\b", re.I)
 
 
+# "16 rtx 4090s, 4 to a box", "32 l4 cards at 8 per server": the GPUs counted in all, then how many a node holds
+_TO_A_NODE = re.compile(rf"\b(?P<all>\d+)\s+(?P<part>(?:[\w.-]+\s+){{0,2}}?[\w.-]+?s?),?\s+(?:with\s+|at\s+)?(?P<per>\d+)\s+"
+                        rf"(?:to\s+a|per|in\s+each|to\s+each)\s+(?:node|box|server|machine|host|tower|chassis)\b", re.I)
+
+
+def _to_a_node(m: re.Match, text: str) -> tuple[str, str] | None:
+    total, per = int(m.group("all")), int(m.group("per"))
+    part = m.group("part").lower()
+    if not (re.search(rf"{_CHIPS}$", part) or gpus().spans_in(part)):
+        return None  # ("32 users, 4 per node" counts no GPUs)
+    if per < 2 or total <= per or total % per:
+        return None
+    said = f"{total // per} nodes x {per} {m.group('part')}"
+    return text[:m.start()] + said + text[m.end():], f"“{m.group(0)}” read as {said}"
+
+
 def as_nodes(question: str) -> tuple[str, list[str]]:
     """The question with each count of racks, pods, halls… multiplied into the nodes under it, and a note of each."""
     question, shapes = each_match_rewritten(_SHAPE, question, _shape)
+    question, to_a_node = each_match_rewritten(_TO_A_NODE, question, _to_a_node)
+    shapes += to_a_node
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
     question = _PART_MACHINES.sub(_part_machines, question)
     question = _NODE_HOLDS.sub(_holds_after_count, _EACH_WITH.sub(r"\1, each node has ", question))
@@ -164,7 +185,8 @@ def _per_upper(match: re.Match, text: str) -> tuple[str, str] | None:
 def _part_words(lower: str) -> str:
     """The words before a node's noun that name its part: "gaudi 3" of "gaudi 3 servers", "HGX B200" of "HGX B200"."""
     return re.sub(rf"\s*(?<![\w-]){_LOWER}$", "", lower, flags=re.I).strip() if not re.fullmatch(_LOWER, lower, re.I) \
-        else re.sub(r"^(?:DGX|HGX)\s*|(?:nodes?|servers?|boxes|box|machines?|hosts?|(?:compute )?trays?)$", "", lower,
+        else re.sub(r"^(?:DGX|HGX)\s*|(?:nodes?|servers?|boxes|box|machines?|hosts?|towers?|workstations?|instances?|"
+                    r"(?:compute )?trays?)$", "", lower,
                     flags=re.I).strip()
 
 

@@ -47,6 +47,7 @@ from .metrics_pasted import as_metrics_said
 from .corrections import corrected
 from .inline_corrections import as_corrected_inline
 from .negations import without_negated
+from .one_node import replica_gpus
 from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
@@ -647,8 +648,8 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
         if inputs.get("busbw") or inputs.get("algbw"):
             return s.asked if s.asked and s.asked not in inputs else ("algbw" if "busbw" in inputs else "busbw")
         flat, two_level = _algorithm_cue(r, "flat"), _algorithm_cue(r, "two_level")
-        if flat is not None and two_level is not None and flat.start < two_level.start and inputs.get("nodes"):
-            return "flat_ring_time_s"  # "flat ring time? and the two-level one?": the first one asked
+        if flat is not None and (two_level is None or flat.start < two_level.start) and inputs.get("nodes"):
+            return "flat_ring_time_s"  # "flat ring time? and the two-level one?", "a flat ring, not two-level": asked
         if inputs.get("algorithm") == "hierarchical" and two_level is not None:
             return "hierarchical_time_s"
         return "time_s"
@@ -729,6 +730,15 @@ def _gpus(out: _Inputs) -> int | None:
     return None
 
 
+def _replica_gpus(out: _Inputs) -> int | None:
+    """The GPUs of one node, when one replica is sharded over one node of several ("tp over one node")."""
+    said = replica_gpus(out.r.question, out.s.values)
+    if said is None:
+        return None
+    out.note(said[1])
+    return said[0]
+
+
 def _context(out: _Inputs, loose_ok: bool) -> None:
     """The context (tokens per sequence): a token count, or a bare number where only a context fits."""
     s = out.s
@@ -802,7 +812,7 @@ def _memory(out: _Inputs, training: bool) -> None:
         if recompute is not None:
             out.set("recompute", recompute.key.split("_")[1])
     else:
-        out.set("gpus", _gpus(out))
+        out.set("gpus", _replica_gpus(out) or _gpus(out))
         _context(out, loose_ok=r.has("kv", "context"))
         out.set("batch", v.get("batch"))
     if out.s.capacity is None and "size" in v and not _own_memory(v.get("gpu"), v["size"]):
@@ -831,7 +841,7 @@ def _decode(out: _Inputs, _: bool) -> None:
     v = out.s.values
     for k in ("precision", "kv_precision", "gpu", "batch"):
         out.set(k, v.get(k))
-    out.set("gpus", v.get("tp") or _gpus(out))
+    out.set("gpus", v.get("tp") or _replica_gpus(out) or _gpus(out))
     _context(out, loose_ok=out.r.has("context", "kv") or bool(_BATCH_AT.search(out.r.question)))
     out.set("efficiency", v.get("efficiency") or v.get("percent"))
 

@@ -33,6 +33,8 @@ LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "
                "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
 _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _NODE_NOUNS = set(COUNT_NOUNS["nodes"])
+_CHIP_NOUNS = {"chip", "chips", "gpu", "gpus", "card", "cards", "accelerators"}
+_ONE_OF = _NODE_NOUNS | {"tray", "tower", "replica", "copy", "instance"}
 _PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
 # "<size> per step": still the size of one collective call, not a rate
 _PER_CALL = {"step", "iteration", "iter", "call", "op", "message", "microbatch", "micro", "layer", "rank"}
@@ -240,6 +242,14 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
                 continue
             s.values.setdefault("gpu_count", int(count.value))
             s.values.setdefault("gpu_count_at", count.start)
+            if _each_after(r, name):  # "20 trn2 nodes, 16 trainium2 chips apiece": what each node holds
+                s.values.setdefault("gpu_count_each", True)
+
+
+def _each_after(r: Reading, name: Tag) -> bool:
+    """'16 trainium2 chips apiece', '8 h100 each': the count before a GPU's name is each one's."""
+    after = name.end + (1 if name.end < len(r.words) and r.words[name.end] in _CHIP_NOUNS else 0)
+    return any(c.key == "each" and c.start == after for c in r.of("CUE"))
 
 
 def _nodes_times(r: Reading, count: Tag, used: set[int]) -> Tag | None:
@@ -380,7 +390,7 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
         count, at = v.pop("gpu_count"), v.pop("gpu_count_at")
         nodes = next((t for t in r.of("COUNT", "nodes") if 0 <= at - t.end <= 2
                       and set(r.words[t.end:at]) <= _PER_NODE_BEFORE), None)
-        if nodes is not None:
+        if nodes is not None or (v.pop("gpu_count_each", False) and "nodes" in v):
             v.setdefault("gpus_per_node", count)
         else:
             v.setdefault("gpus", count)
@@ -417,6 +427,8 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
             v[rate.key] = t.value * 1e9
             s.note(f"“{rate.text} {t.text}” read as {t.text} GB/s (the unit nccl-tests prints)")
             continue
+        if t.value == 1 and t.end < len(r.words) and r.words[t.end] in _ONE_OF:
+            continue  # "tp across one tray", "each node one replica": which one, not a degree or a size
         # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer
         label = next((c for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES and c.end == t.start - 1
                       and r.words[c.end] in ("=", ":") and id(c) not in claimed), None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .rewrite import count_pattern, count_value, each_match_rewritten
+from .fleet import asks_fleet_kv
 
 _N = count_pattern()
 _PART = (r"(?P<part>tpu\s+v\d+\w*(?:\s+chips?)?|[a-z]+[\w-]*\d[\w-]*(?:\s+(?:sxm|pcie|nvl|80gb|40gb|cards?|chips?|gpus?))?|"
@@ -103,8 +104,8 @@ def _per_replica(question: str, notes: list[str]) -> str:
     replicas = _REPLICAS.search(question)
     one_per_gpu = _ONE_PER_GPU.search(question)
     split = _SPLIT.search(question)
-    if not (replicas or one_per_gpu or split) or not _PER_REPLICA_ASKED.search(question):
-        return question
+    if not (replicas or one_per_gpu or split) or not _PER_REPLICA_ASKED.search(question) or asks_fleet_kv(question):
+        return question  # (a fleet's KV cache is all the replicas' sequences: fleet.py counts them)
     total = _GPUS_TOTAL.search(question)
     n = int(replicas.group("n")) if replicas else None
     if one_per_gpu and total:
