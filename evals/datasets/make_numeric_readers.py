@@ -1310,6 +1310,70 @@ fsdp on 64 gpus: allgather vs reducescatter, mirror images of each other? | retr
 Assistant: ep 64 means an all-to-all twice per moe layer. User: why cant nccl use the ring trick that makes all-reduce bandwidth optimal for an all-to-all too? | retrieval | template,collective_new
 why do awq and gptq both land at 4 bits for llama 3.1 70b but people say awq holds quality better, what's it protecting that gptq doesnt? | retrieval | units,quantity_of_model
 tpu v5p pods vs a 1,024 h100 cluster, why does the torus topology change how you lay out tp and dp for a 70b? | retrieval | non_nvidia,topology,training
+256 h100s = 32 nodes of 8, spread over 4 leaf switches. why does our allreduce care whether the job lands under 1 leaf or gets split across all 4? | retrieval | topology,collective_new
+dp 32 x tp 8 x pp 2 on 512 gpus — which of the three should stay inside nvlink and which is ok going over ib, and why in that order? | retrieval | training,topology
+2 nodes of 8 a100s but only one hdr nic per node, so 8 gpus behind 1 nic. what does that ratio do to nccl conceptually, where does it choke? | retrieval | topology,word_numbers
+our fabric is 128 nodes x 8 gpus with 2:1 oversubscription at the spine, what does "2:1 oversubscribed" actually mean for a training job and when does it bite? | retrieval | topology,units
+72 blackwells in one nvl72 rack vs 9 hgx b200 boxes of 8 each, same gpu count, so why does the site treat them so differently for tensor parallel? | retrieval | topology,alias
+deepseek v3 with tp 8 inside the box and ep 32 across 4 nodes, why does the expert all-to-all suffer more from crossing nodes than the tp allreduce does? | retrieval | collective_new,topology,quantity_of_model
+16 nodes x 8 h200: reduce-scatter in the node, allreduce across nodes, allgather back. why is that 3 step thing better than one flat ring over all 128? | retrieval | collective_new,topology
+rail optimized, 8 rails, 32 nodes: why does gpu 3 on node A go to gpu 3 on node B through the same leaf, whats the point of lining nics up by index? | retrieval | topology
+3 tier fat tree at 16k h100s vs 2 tier at ~2k, what actualy changes for nccl besides a couple more hops? | retrieval | topology,typo
+slurm scattered our 128 gpu job over 19 partial nodes instead of 16 full ones — why is that bad for tp 8 even if the gpu count is right? | retrieval | topology,training
+option A 8x h100 sxm, option B 4x h200, llama 3.1 70b fp8 with mostly ~32k chats. which would u pick and whats the reasoning? | retrieval | intent,typo
+qwen2.5 72b: keep serving on the 8 a100 80gb node we already own, or rent 2 h100s? what should drive that call besides the monthly bill | retrieval | intent,alias
+mixtral 8x7b on 2 l40s over pcie (no nvlink) vs a single h100 80gb — whats the tradeoff beyond price? | retrieval | intent,quantity_of_model
+llama 3.1 405b fp8: one 8x h200 node, or two 8x h100 nodes with pp 2 between them — which would you lean toward and why? | retrieval | topology,intent
+mi300x 192 GB vs h200 141 GB for a 70b chat service at 64k ctx, which one if our team has only ever written cuda? | retrieval | non_nvidia,intent
+b200 vs h200 for gpt-oss-120b in 2026 — is fp4 support the deciding factor or is it really the hbm bandwidth? | retrieval | intent,units
+on one 8 gpu h100 node for llama 3.1 70b: 2 replicas of tp 4 or 1 replica of tp 8? how do you choose between latency and throughput there | retrieval | topology,intent
+fsdp full shard vs zero-2 for an 8b finetune on 8 h100s when memory isnt the problem, which one and why? | retrieval | training
+awq int4 or fp8 as the default for llama 3.1 70b on h100s, if quality matters more to us than squeezing onto 1 card? | retrieval | units,intent
+netapp nfs vs weka for 512 gpus reading 20 TB of tokenized shards, which would you start with and what would make you switch later? | retrieval | training,units
+10k token prompts, 70b on 16 h100s, ttft slo 1 s: disaggregate prefill/decode or just turn on chunked prefill — which would you try first and why? | retrieval | label_order,intent
+infiniband ndr 400 vs rocev2 at 400g for a small 256 gpu h100 cluster, does the site lean one way for a team with no ib experience? | retrieval | topology,units
+tpu v5p vs h100 for pretraining a 7b on ~1T tokens, whats the catch besides having to use jax? | retrieval | non_nvidia,training
+33% mfu on a 13b pretrain over 256 h100s in bf16 — embarrassing or normal-ish? what usually drags it down at that size? | retrieval | training,units
+why do ppl derate hbm to like 70-80% when doing decode napkin math for an h100, where does the rest of the 3.35 TB/s go? | retrieval | units,intent
+our profiler says ~55% hfu with full activation recompute but the 6nd-based mfu is lower, which of the two do we report to leadership and why? | retrieval | training
+nccl busbw of ~360 out of the 450 GB/s nvlink figure on an 8x h100 box, why does nobody ever hit 100% of the spec sheet? | retrieval | collective_new,units
+our 400g ib links top out at ~46 GB/s busbw in nccl-tests, not 50. is that just protocol overhead or does it smell like a misconfig? | retrieval | units,collective_new
+megatron's 52% of peak on 3,072 a100s, is that something a normal team can reach or more of a hero number from a paper? | retrieval | training,units
+same 8b model, same per-gpu batch, mfu drops when we go from 64 to 1,024 gpus. whats the usual reason? | retrieval | training,topology
+70b at tp 8 pp 8 dp 16, mfu stuck at 35%: bigger microbatches, fewer pp stages, or kernel fusion first, where would you start? | retrieval | training,topology
+vllm logs show "gpu kv cache usage: 60%" at peak on our 2 h100s with the 70b, does that % count blocks or bytes, and is 60 a sign we overprovisioned? | retrieval | template,intent
+nsight compute says 85% dram throughput ("sol") for our decode attention kernel on an h200, what does speed of light mean there and is 85 considered good? | retrieval | units,template
+dcgm says gpu util 100% the whole time but our 8b run on 8 a100s is at ~20% mfu, how can both be true? | retrieval | training,ambiguous
+the 405b run on 16k h100s reported ~90% effective training time, is that goodput the same idea as goodput under a serving slo or a different word? | retrieval | training,ambiguous
+the site assumes 50% of peak for prefill on h100 — why 50 and not 70 or 80, is that a convention or measured from real engines? | retrieval | units,intent
+tok/s per user vs tok/s per gpu on the llama 3.1 8b serving page, which one should our slo be written in? | retrieval | intent,units
+is the kv cache and the prefix cache in vllm the same memory pool on a 70b deployment, or two separate things competing for the 80 GB? | retrieval | intent
+step time vs iteration time vs "time per batch" in our 1,024 gpu megatron logs — same number under different names or not? | retrieval | training,ambiguous
+b200 spec sheet: 2.25 pflops dense vs 4.5 sparse for fp8... or is it bf16? which row do ppl actually use when they talk about tflops? | retrieval | units,typo
+for reduce_scatter on 16 gpus does the same 2(n-1)/n busbw correction apply as allreduce, or why is it different? | retrieval | collective_new,units
+tpot vs itl vs output tok/s for a 70b on 4 h100s — which of these belongs on the on-call dashboard and why? | retrieval | intent
+memory bound vs bandwidth bound vs latency bound for batch 1 decode of an 8b on a 4090, are those 3 the same thing or not? | retrieval | intent,alias
+what does it mean for a kernel to sit left of the ridge on an mi355x roofline, and why do ppl say that's where decode lives? | retrieval | non_nvidia,units
+6nd ignores attention flops, so at 128k seq on an 8b, why does the attention term stop being a rounding error? | retrieval | training,units
+what exactly is "activation memory" in a 70b training step at 8k seq, and why doesnt the 16 bytes per param rule cover it? | retrieval | training
+deepseek v3's mla caches a 512-dim latent instead of per-head k and v, what gets thrown away compared to gqa, if anything? | retrieval | quantity_of_model,intent
+is "vram" the same thing as "hbm" when ppl say the h200 has 141 GB, and why does the l40s get gddr6 instead? | retrieval | alias,units
+pp 4 across 4 nodes sends activations point to point while tp does allreduce every layer — why is pp the one ppl push onto the slow links? | retrieval | training,topology,collective_new
+a 4096x4096 bf16 matmul vs an elementwise add on h100: in words, why does one have high arithmetic intensity and the other basically zero? | retrieval | units
+checkpointing a 405b on 2,048 h100s, why does every rank write its own shard in parallel instead of gathering everything on rank 0 first? | retrieval | training,topology
+gpudirect storage on 8 h100 nodes with 4 nvme drives each, what does it actually skip in the data path, and when is it not worth turning on? | retrieval | units,intent
+why does mooncake keep kv cache for 128k prompts in dram and ssd instead of just recomputing the prefill on the h800s? | retrieval | intent,units
+hot checkpoints for a 70b on 1,024 gpus: object storage at ~100 GB/s or a parallel fs at ~1 TB/s, which for the frequent saves and which for the archive? | retrieval | training,units
+2 PB dataset on s3 and four thousand gpus reading it — why do teams add a local nvme cache tier instead of streaming from s3 every epoch? | retrieval | training,word_numbers
+fp8 e4m3 vs e5m2 on hopper — why does one go to weights and activations and the other to gradients? | retrieval | units,alias
+nvfp4 on b200 uses 16 element blocks and mxfp4 uses 32, why would smaller blocks matter for quality? | retrieval | units
+why does w4a16 awq help batch 1 decode of llama 3.1 70b on an a100 a lot but help prefill at batch 64 much less? | retrieval | units,intent
+gpt-oss-120b ships mxfp4 experts but keeps attention in bf16, why not quantize attention to 4 bit too? | retrieval | quantity_of_model,units
+nvidia-smi shows ~72 GB used on our 80 GB h100 running llama 3.1 8b, but the weights are ~16 GB, is vllm just grabbing 90% up front and what's the rest for? | retrieval | intent,units
+mixtral 8x7b: why do all 8 experts have to sit in vram when each token only goes through 2 of them? | retrieval | quantity_of_model,intent
+the h20 has ~4 TB/s of hbm but only ~148 tflops, why does that make it decent at decode and pretty bad at prefill? | retrieval | units,intent
+why does paged attention use 16 token blocks by default on a 70b, what do you lose going to 32 or down to 8? | retrieval | intent,units
+zero-3 on 256 gpus for a 70b, what gets all-gathered every layer and why doesnt each gpu's share of that traffic shrink as we add gpus? | retrieval | training,collective_new
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1330,7 +1394,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 21  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-159
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 25  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-163
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
