@@ -2358,6 +2358,33 @@ def test_the_option_asked_about_is_the_setup(question, calculator, expected):
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+# one option of two, third batch (batch 161): options named with a colon, picked by the registry's name for a part,
+# by "the … one", by what the ask names, and a count of parts taken out of the other option however it is tagged
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("current: llama 3.1 8b bf16 with 16 users at 8k. proposed: llama 3.1 8b fp8 with 48 users at 8k, fp8 kv in both. "
+     "for the proposed setup — weights + kv total?", "memory", {"precision": "fp8", "batch": 48}),
+    ("trn2 vs h200 for bandwidth-bound serving — trainium2's hbm bandwidth?", "roofline", {"gpu": "trainium2"}),
+    ("llama 3.1 8b or qwen2.5 7b, both bf16 on one l40s, batch 1, no kv. the qwen one — tok/s?", "decode",
+     {"model": "qwen2.5-7b"}),
+    ("mixtral 8x7b in bf16 on one h200 vs on one mi300x, batch 1, no kv. mi300x tok/s?", "decode", {"gpu": "mi300x"}),
+    ("llama 3.1 70b finetune on 1T tokens: 512 h100 at 40% mfu in bf16, or 256 b200 at 35% mfu in bf16. days for the "
+     "b200 route?", "training", {"gpu": "b200", "gpus": 256, "tokens": 1_000_000_000_000}),
+])
+def test_one_option_is_picked_however_it_is_named(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
+def test_an_unknown_model_picked_among_options_is_said_unknown():
+    # the option asked names a model we do not hold: it is said, not replaced by the other option's known model
+    assert isinstance(route_numeric("command r+ with an fp8 cache or llama 3.1 70b with a bf16 cache, 4 users at 16k. "
+                                    "for command r+ (fp8 cache) — total kv?"), UnknownModel)
+
+
+def test_an_ask_naming_both_options_picks_neither():
+    assert route_numeric("mixtral 8x7b on one h200 vs on one mi300x, batch 1. h200 vs mi300x tok/s, which wins?") is None
+
+
 def test_what_the_picked_option_needs_is_a_figure():
     _assert_routed("comparing gpt-oss-20b and gpt-oss-120b for a 64k-context agent with 4 sessions and a bf16 kv cache. "
                    "what does the 120b one need in kv?", "kv_cache", {"model": "gpt-oss-120b", "batch": 4, "context": 65536})

@@ -32,22 +32,24 @@ _LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # wha
 _TP = re.compile(r"\(?\b(?:tp|pp)\s*=?\s*\d+\)?|\bzero[- ]?(?:stage[- ]?)?[0-3]\b|\bfsdp(?:\s+full\s+shard)?\b", re.I)
 _COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|weighing)\b", re.I)
 _CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
+_LEFT_START = re.compile(rf"{_CLAUSE_END.pattern}|:\s")
 _SENTENCE_END = re.compile(r"[.;?!](?:\s|$)|—|\s-\s")
 _ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter)\s+(?:one|option|layout|route|setup|plan|config|"
                       r"choice|cluster)\b|\bthe\s+(former|latter)\b|\bthe\s+(first|second)\b(?=\s*(?:[?,.!;:—]|-\s|$))", re.I)
 _PICKED = re.compile(
-    r"\b(?:going with|go with|goes with|taking|take|starting with|let'?s say|let'?s go with|say|picking|pick|"
+    r"\b(?:going with|go with|goes with|taking|take|starting with|let'?s say|let'?s go with|say|picking|pick|do|doing|"
     r"sticking with|stick with|staying with|stay with|"
     r"choosing|choose|we'?ll use|settled on|for)\s+(?:the\s+)?(?P<x>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
     r"(?:option|route|one|setup|layout|config|plan|path|variant|chips|cards|gpus|gradients)\b"
     r"|\b(?:going with|go with|taking|take|starting with|let'?s say|let'?s go with|picking|choosing|settled on|"
-    r"sticking with|stick with|for the single|for the)\s+"
-    r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,5}?)\s*(?=[—,:;.?!]|\s-\s|$)"
+    r"sticking with|stick with|for the single|for)\s+"
+    r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,5}?)\s*(?=[—,:;.?!(]|\s-\s|$)"
     r"|\b(?:of|on|for|does|do|need|needs)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
     r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?\?"
     # "— the single-card int4 route, does it fit?", "the zero-3 variant —", "on the h200 rental", "the gaudi's peak"
     r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
-    r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice)\b"
+    r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice|one|"
+    r"side)\b"
     r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)'s\b",
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
@@ -60,15 +62,18 @@ _KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_G
 
 def as_one_option(question: str) -> tuple[str, list[str]]:
     """The question with the options it does not pick taken out of its setup, and a note of the one it picks."""
-    labelled = _labelled(question) or _lettered(question)
+    named = _named(question)
+    labelled = named[0] if named else _labelled(question) or _lettered(question)
     options = labelled or _either_side(question)
     if options is None:
         return question, []
-    picked = _picked(question, options)  # (regular expressions only: most questions with an "or" stop here, untagged)
+    # (regular expressions first: most questions with an "or" stop here, untagged)
+    picked = named[1] if named else _picked(question, options)
     if picked is None or not (labelled or all(_names_something(question[s:e]) for s, e in options)):
         return question, []
     keep = options[picked]
-    kept_kinds = {_kind(t) for t in tag(question[keep[0]:keep[1]]).tags if t.label in _KINDS}
+    kept_tags = tag(question[keep[0]:keep[1]]).tags
+    kept_kinds = {_kind(t, kept_tags) for t in kept_tags if t.label in _KINDS}
     pieces, at = [], 0
     for i, (start, end) in enumerate(options):
         between = question[at:start]
@@ -89,7 +94,7 @@ def _without_kinds(span: str, kinds: set[tuple[str, str]]) -> str:
     """An option not asked about, without its figures and names of the kinds the asked one states."""
     tags = tag(span).tags
     for t in sorted(tags, key=lambda t: -len(t.text)):
-        if t.label in _KINDS and _kind(t) in kinds and (t.label != "NUMBER" or _counts_a_part(t, tags)):
+        if t.label in _KINDS and _kind(t, tags) in kinds and (t.label != "NUMBER" or _counts_a_part(t, tags)):
             said = r"[\s._-]*".join(map(re.escape, t.text.split()))  # (the tagger's text is normalised)
             span = re.sub(rf"(?<![\w.]){said}s?(?![\w.])", " ", span, count=1, flags=re.I)
     return _TP.sub(" ", span)  # "(tp2)", "zero-3", "fsdp": how that option spreads its work
@@ -100,8 +105,11 @@ def _counts_a_part(number, tags) -> bool:
     return any(t.label in ("GPU", "UNKNOWN_GPU") and 0 <= t.start - number.end <= 1 for t in tags)
 
 
-def _kind(t) -> tuple[str, str]:
-    """What a tag says, as options differ in it: a part (known or not), a model, a precision, an amount of its key."""
+def _kind(t, tags) -> tuple[str, str]:
+    """What a tag says, as options differ in it: a part (known or not), a model, a precision, an amount of its key
+    ("96 gaudi 3" and "64 tpu v5p chips" both count parts, whether tagged as a number or as a count)."""
+    if t.label == "NUMBER" and _counts_a_part(t, tags):
+        return "COUNT", "gpus"
     if t.label in ("QUANTITY", "COUNT"):
         return t.label, t.key
     return t.label.replace("UNKNOWN_", ""), ""
@@ -120,6 +128,25 @@ def _labelled(question: str) -> list[tuple[int, int]] | None:
 _LETTER = re.compile(r"(?:^|(?<=[\s:]))\(?([A-D])\)\s")
 _ASKED_LETTER = re.compile(r"\b(?:for|under|with|on|of|pick|picking|take|taking|choose|choosing|going with|option)\s+"
                            r"\(?([A-D])\b\)?(?!['’]\w)")
+
+
+# "baseline: … candidate: … for the candidate, …", "today: … next quarter: … next quarter's free memory?": options
+# named by a word or two and a colon where a sentence starts, the one asked named again after them
+_NAMED = re.compile(r"(?:^|(?<=[.;!?\n—])\s*)(?P<name>[a-z][a-z']*(?:\s+[a-z][a-z']*){0,2})\s*:\s", re.I)
+_NOT_NAMES = {"question", "q", "note", "notes", "context", "setup", "given", "find", "answer", "edit", "update", "ps",
+              "btw", "model", "gpu", "gpus", "hardware", "ask", "task", "goal", "background", "fyi", "re", "subject"}
+
+
+def _named(question: str) -> tuple[list[tuple[int, int]], int] | None:
+    """Options named with a colon, and the one the question names again after them."""
+    marks = [m for m in _NAMED.finditer(question) if m.group("name").lower() not in _NOT_NAMES]
+    names = [m.group("name").lower() for m in marks]
+    if len(marks) < 2 or len(set(names)) != len(names):
+        return None
+    spans = _spans(question, marks)
+    after = question[spans[-1][1]:].lower()
+    asked = [i for i, name in enumerate(names) if re.search(rf"\b{re.escape(name)}(?:'s|s')?\b", after)]
+    return (spans, asked[0]) if len(asked) == 1 else None
 
 
 def _lettered(question: str) -> list[tuple[int, int]] | None:
@@ -147,7 +174,8 @@ def _either_side(question: str) -> list[tuple[int, int]] | None:
         sep = _SEPARATOR.search(question)
         if sep is None:
             return None
-        left_start = max((m.end() for m in _CLAUSE_END.finditer(question, 0, sep.start())), default=0)
+        # (a colon ends the setup the options share: "on 500B tokens: 96 gaudi 3 …, or 64 tpu v5p …")
+        left_start = max((m.end() for m in _LEFT_START.finditer(question, 0, sep.start())), default=0)
         left_end = sep.start()
     right_end = _CLAUSE_END.search(question, sep.end())
     return [(left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))]
@@ -187,6 +215,11 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         words = {w for w in re.findall(r"[\w.+-]+", said.lower())} - _STOP
         if not words:
             continue
+        names = _names(said)  # ("trainium2's" picks the "trn2" option: the registry's entry, however spelled)
+        holding = [i for i, (s, e) in enumerate(options)
+                   if names and (s > m.start() or e <= m.start()) and names <= _names(question[s:e])]
+        if len(holding) == 1:
+            return holding[0]
         holding = [i for i, (s, e) in enumerate(options)
                    if (s > m.start() or e <= m.start()) and words <= set(re.findall(r"[\w.+-]+", question[s:e].lower()))]
         if len(holding) == 1:
@@ -196,7 +229,20 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
                   for s, e in options]
         if max(shared) and shared.count(max(shared)) == 1:
             return shared.index(max(shared))
-    return None
+    return _named_in_the_ask(after, options, question)
+
+
+def _names(text: str) -> set[str]:
+    """The registry's models and parts a text names."""
+    return {t.key for t in tag(text).tags if t.label in ("GPU", "MODEL")}
+
+
+def _named_in_the_ask(ask: str, options: list[tuple[int, int]], question: str) -> int | None:
+    """"… on one mi325x vs on one b200. mi325x tok/s?": the one option holding what the ask names (an ask naming
+    both options' parts compares them, and picks none)."""
+    held = {i for key in _names(ask) for i, (s, e) in enumerate(options) if key in _names(question[s:e])
+            and not all(key in _names(question[s2:e2]) for s2, e2 in options)}
+    return held.pop() if len(held) == 1 else None
 
 
 def _by_model_size(question: str, options: list[tuple[int, int]], bigger: bool) -> int | None:
