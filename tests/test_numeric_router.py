@@ -2265,6 +2265,42 @@ def test_a_replica_on_one_node_is_sharded_over_that_node(question, calculator, e
     assert any("one node's" in note for note in routed.assumed)
 
 
+# replicas counted by their share of the GPUs (batch 160): each one's GPUs and each one's users
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("deepseek v3 fp8 on 32 h200s in 4 nodes, one replica per node with tp over the node, batch 1, no kv — ms per "
+     "token?", "decode", {"gpus": 8}),
+    ("8 l4 in 2 boxes, each box one llama 3.1 70b int4 replica over its own cards, 4 users at 4k, int8 kv — headroom "
+     "per card?", "memory", {"gpus": 4, "batch": 4}),
+    ("vllm --tensor-parallel-size set to the gpus per node, 2 nodes of 8 h100, llama 3.1 70b fp8, 64 users balanced "
+     "across the nodes at 4k, fp8 kv — aggregate tok/s per node?", "decode",
+     {"gpus": 8, "batch": 32, "primary": "aggregate_tokens_per_s"}),
+    ("llama 3.1 70b fp8 on 32 h100s with tp 8, as many replicas as fit. 128 users balanced across the replicas, 4k "
+     "each, fp8 kv — per-user tok/s?", "decode", {"gpus": 8, "batch": 32}),
+    ("mistral 7b bf16 on a 16-chip tpu v5e slice, one replica per chip, 256 users load-balanced across them at 2k, "
+     "bf16 kv — tok/s per user?", "decode", {"batch": 16}),
+    ("we run 2 llama 3.1 70b bf16 replicas on our 16 h100s, every replica tensor-parallel over the same number of gpus. "
+     "batch 1, no kv — tok/s?", "decode", {"gpus": 8, "primary": "tokens_per_s_per_sequence"}),
+    ("3 trn2 instances of 16 chips, each instance one llama 3.1 70b bf16 replica across all its chips. 60 users split "
+     "evenly between the instances at 4k, bf16 kv — aggregate tok/s per instance?", "decode", {"gpus": 16, "batch": 20}),
+    ("llama 3.1 8b deployed as dp 4 × tp 2, 1,000 sessions balanced over the replicas, 4k tokens each, bf16 kv — kv per "
+     "replica?", "kv_cache", {"batch": 250}),
+])
+def test_replicas_share_the_gpus_and_the_users(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, batch", [
+    ("qwen2.5 7b on 32 h100s with tp 4 per replica, every replica serving 16 users at 8k, bf16 kv — total kv across all "
+     "replicas?", 128),
+    ("llama 3.1 8b on 24 tpu v5e chips, one replica per pair of chips, 10 users per replica at 4k, bf16 kv — total kv "
+     "across all replicas?", 120),
+    ("24 l4s, 4 to a server, each server hosting one llama 3.1 8b replica with 10 sessions at 8k, fp8 kv — total kv "
+     "over all the servers?", 60),
+])
+def test_a_fleets_kv_counts_replicas_by_their_gpus(question, batch):
+    _assert_routed(question, "kv_cache", {"batch": batch})
+
+
 # a fleet's KV cache: each replica's, node's or card's sequences times how many there are
 @pytest.mark.parametrize("question, batch", [
     ("qwen2.5 7b on 6 l4s in 3 boxes, one replica per card, 8 users per card at 8k, bf16 kv — total kv over all three "

@@ -44,30 +44,42 @@ _NODES_TIMES = re.compile(r"\b(\d+)\s+nodes?\s*[x×*]\s*(\d+)\s+[\w-]+\b(?=\s*,?
 
 # "96 chats split evenly over 3 l4 nodes", "600 requests load-balanced evenly over 24 gpus", "384 users balanced
 # across the nodes" (the nodes counted elsewhere): each replica serves its share
-_SPLIT = re.compile(rf"\b(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\s+(?:(?:are|is|get|gets)\s+)?(?:split|spread|balanced|"
+_SPLIT = re.compile(rf"\b(?P<n>\d[\d,]*)\s+(?P<seqs>{_SEQUENCES})\s+(?:(?:are|is|get|gets)\s+)?(?:split|spread|balanced|"
                     rf"load[- ]balanced|divided|distributed|shared|sharded)\s+(?:evenly\s+|equally\s+)?"
                     rf"(?:over|across|among|between)\s+(?:the\s+|our\s+|all\s+)?(?:(?P<m>\d+)\s+)?"
-                    rf"(?:[\w.-]+\s+){{0,2}}?(?P<unit>{_UNITS})\b", re.I)
+                    rf"(?:[\w.-]+\s+){{0,2}}?(?P<unit>them|{_UNITS})\b", re.I)
 
 
 # "4 users per card", "20 sequences per replica", "one replica per node with 40 sessions": one unit's sequences, the
 # units counted elsewhere ("8 rtx 4090s", "dp 6 × tp 4", "12 nodes")
-_PER_UNIT = re.compile(rf"\b(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\s+(?:per|on\s+each|in\s+each|a)\s+"
+_PER_UNIT = re.compile(rf"\b(?P<n>\d[\d,]*)\s+(?P<seqs>{_SEQUENCES})\s+(?:per|on\s+each|in\s+each|a)\s+"
                        r"(?P<unit>replica|card|gpu|chip|node|box|server|instance)\b"
                        rf"|\b(?:one|a)\s+(?:[\w.-]+\s+){{0,3}}?replica\s+(?:per|on\s+each)\s+(?P<unit2>node|card|gpu|box|server)"
-                       rf"\s+with\s+(?P<n2>\d+)\s+(?P<seqs2>{_SEQUENCES})", re.I)
-_REPLICAS = re.compile(r"\bdp\s*[=:]?\s*(\d+)\b|\b(\d+)[- ]way\s+(?:dp|data[- ]parallel)|\b(\d+)\s+(?:data[- ]parallel\s+)?replicas\b",
+                       rf"\s+with\s+(?P<n2>\d[\d,]*)\s+(?P<seqs2>{_SEQUENCES})"
+                       # "each server hosting one llama 3.1 8b replica with 20 sessions"
+                       rf"|\beach\s+(?P<unit3>node|card|gpu|box|server|instance)\s+(?:(?:is\s+)?(?:hosting|running|serving|"
+                       rf"holding|with|has|runs|hosts|serves|holds)\s+)?(?:one|a|its\s+own)\s+(?:[\w.-]+\s+){{0,4}}?replica\s+"
+                       rf"with\s+(?P<n3>\d[\d,]*)\s+(?P<seqs3>{_SEQUENCES})"
+                       # "every replica serving 24 users", "each node holding 32 sequences"
+                       rf"|\b(?:each|every)\s+(?P<unit4>replica|node|card|gpu|box|server|instance)\s+(?:is\s+)?(?:serving|"
+                       rf"running|holding|handling|with|has|having|takes|taking|gets|keeps|serves|holds|runs)\s+"
+                       rf"(?P<n4>\d[\d,]*)\s+(?P<seqs4>{_SEQUENCES})", re.I)
+_REPLICAS = re.compile(r"\bdp\s*[=:]?\s*(\d+)\b|\b(\d+)[- ]way\s+(?:dp|data[- ]parallel)|\b(\d+)\s+(?:[\w.-]+\s+){0,3}?replicas\b",
                        re.I)
+# "64 h100s with tp 8 per replica", "one replica per pair of chips": the GPUs one replica takes, the GPUs counted apart
+_TP = re.compile(r"\b(?:tp|tensor[- ]parall?el(?:ism)?)\s*[=:]?\s*(?:of\s+|over\s+)?(\d+)\b", re.I)
+_PER_GROUP = re.compile(r"\b(?:one|a)\s+replica\s+per\s+(pair|\d+)\s+(?:of\s+)?(?:gpus|cards|chips)\b", re.I)
 _UNIT_NOUNS = {"node": r"nodes|boxes|servers|instances|machines|hosts", "card": r"gpus|cards|chips|accelerators"}
+_UNIT_ONE = {"node": r"node|box|server|instance|machine|host", "card": r"gpu|card|chip|accelerator"}  # "a 32-chip slice"
 
 
 def _units_counted(question: str, unit: str) -> int | None:
     """How many replicas, nodes or GPUs the question counts."""
     unit = {"gpu": "card", "chip": "card", "box": "node", "server": "node", "instance": "node"}.get(unit.lower(), unit.lower())
     if unit == "replica":
-        m = _REPLICAS.search(question)
-        return int(next(g for g in m.groups() if g)) if m else None
-    m = re.search(rf"\b(\d+)\s+(?:[\w.-]+\s+){{0,2}}?(?:{_UNIT_NOUNS[unit]})\b", question, re.I)
+        return replicas_counted(question)
+    m = re.search(rf"\b(\d+)(?:\s+(?:[\w.-]+\s+){{0,2}}?(?:{_UNIT_NOUNS[unit]})|-(?:{_UNIT_ONE[unit]}))\b",
+                  question, re.I)
     if m is None and unit == "card":  # "8 rtx 4090s": a count before a GPU's name
         low = question.lower()
         m = next((c for start, _ in gpus().spans_in(low)
@@ -75,18 +87,32 @@ def _units_counted(question: str, unit: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def replicas_counted(question: str) -> int | None:
+    """How many replicas: counted ("dp 6", "4 … replicas"), or the GPUs over the GPUs each takes ("64 h100s with tp 8
+    per replica" are 8, "48 chips, one replica per pair of chips" 24)."""
+    m = _REPLICAS.search(question)
+    if m:
+        return int(next(g for g in m.groups() if g))
+    group = _PER_GROUP.search(question) or _TP.search(question)
+    gpus = _units_counted(question, "card") if group else None
+    if not gpus:
+        return None
+    size = 2 if group.group(1).lower() == "pair" else int(group.group(1))
+    return gpus // size if size and gpus % size == 0 and gpus > size else None
+
+
 def _per_unit_batch(question: str) -> tuple[str, list[str]]:
     """Each replica's, node's or GPU's sequences, asked for all of them: the units' count times each one's."""
     m = _PER_UNIT.search(question)
     if m is None:
         return question, []
-    n, seqs, unit = (m.group("n"), m.group("seqs"), m.group("unit")) if m.group("n") else (
-        m.group("n2"), m.group("seqs2"), m.group("unit2"))
+    form = next(f for f in ("", "2", "3", "4") if m.group("n" + f))
+    n, seqs, unit = m.group("n" + form), m.group("seqs" + form), m.group("unit" + form)
     units = _units_counted(question[:m.start()] + " " + question[m.end():], unit)
     if not units or units < 2:
         return question, []
-    total = units * int(n)
-    new = question[:m.start()] + (f"{total} {seqs}" if m.group("n") else f"{m.group(0)[:m.start('n2') - m.start()]}{total} {seqs}") + question[m.end():]
+    total = units * int(n.replace(",", ""))
+    new = question[:m.start()] + (f"{total} {seqs}" if not form else f"{m.group(0)[:m.start('n' + form) - m.start()]}{total} {seqs}") + question[m.end():]
     return new, [f"“{m.group(0)}” read as {total} {seqs.split()[-1]} in all ({units} × {n})"]
 
 
@@ -96,17 +122,24 @@ def _split_batch(question: str) -> tuple[str, list[str]]:
     if m is None or _ALL_OF_THEM.search(question[m.end():]):
         return question, []  # (the fleet's total is asked: the batch is all of them)
     units = m.group("m")
+    unit = _singular(m.group("unit"))
+    if units is None and unit in ("replica", "them"):  # "… over the replicas" of "dp 8 × tp 2", "16 h200s with tp 8"
+        units = replicas_counted(question) or (_units_counted(question, "card") if _ONE_PER_CARD.search(question) else None)
     if units is None:  # "… balanced across the nodes", their count said elsewhere ("3 nodes", "3 boxes of 8 h20")
-        unit = _singular(m.group("unit"))
         counted = re.search(rf"\b(\d+)\s+(?:[\w.-]+\s+){{0,2}}?{re.escape(unit)}(?:e?s)?\b", question[:m.start()], re.I)
+        if counted is None and re.fullmatch(_UNIT_ONE["node"], unit):  # ("2 trn2 instances of 16 chips" read as nodes)
+            counted = re.search(r"\b(\d+)\s+nodes\b", question[:m.start()], re.I)
         units = counted.group(1) if counted else None
-    n = int(m.group("n"))
+    n = int(m.group("n").replace(",", ""))
     if not units or int(units) < 2 or n % int(units):
         return question, []
     share = n // int(units)
-    new = f"{share} {m.group('seqs')} per {_singular(m.group('unit'))}"
+    new = f"{share} {m.group('seqs')} per {'replica' if unit == 'them' else unit}"
     note = f"“{m.group(0)}” read as {share} {m.group('seqs').split()[-1]} on each ({n} ÷ {units})"
     return question[:m.start()] + new + question[m.end():], [note]
+
+
+_ONE_PER_CARD = re.compile(r"\bone\s+replica\s+(?:per|on\s+each)\s+(?:gpu|card|chip)\b", re.I)
 
 
 def _singular(unit: str) -> str:
@@ -129,10 +162,10 @@ def as_fleet_batch(question: str) -> tuple[str, list[str]]:
         return question, split
     if not (_KV.search(question) and (_ALL_OF_THEM.search(question) or (_TOTAL.search(question) and _EACH.search(question)))):
         return question, []
+    question = _NODES_TIMES.sub(lambda m: f"{int(m.group(1)) * int(m.group(2))} gpus", question)
     question, per_unit = _per_unit_batch(question)
     if per_unit:
         return question, per_unit
-    question = _NODES_TIMES.sub(lambda m: f"{int(m.group(1)) * int(m.group(2))} gpus", question)
     for pattern in (_TIMES, _EACH):
         m = pattern.search(question)
         if m is None:

@@ -120,6 +120,8 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
 
 
 def _node_holds(m: re.Match) -> str:
+    if not re.fullmatch(_CHIPS, m.group("unit"), re.I) and not gpus().spans_in(f"{m.group('part')}{m.group('unit')}".lower()):
+        return m.group(0)  # ("each box one qwen2.5 72b replica": a model, not what the box holds)
     return f"{m.group(1)} {m.group('part')}{m.group('unit')} per node"
 
 

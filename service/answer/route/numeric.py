@@ -398,8 +398,8 @@ _GPU_NOUNS = set(COUNT_NOUNS["gpus"])
 
 def _how_many_gpus(r: Reading) -> bool:
     """'how many H200s', 'how many GPUs', 'minimum number of MI300Xs', '405b fp8 how many h200', 'card count?'."""
-    if r.has("gpu_count"):
-        return True
+    if any(c.start == 0 or r.words[c.start - 1] not in ("same", "equal") for c in r.of("CUE", "gpu_count")):
+        return True  # ("each replica over the same number of gpus" asks no count)
     for cue in r.of("CUE", "how_many"):
         nxt = [t for t in r.tags if t.start >= cue.end and t.start - cue.end <= 1]
         if any(t.label in ("GPU", "UNKNOWN_GPU") for t in nxt):
@@ -501,7 +501,9 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
         return "training"
     # ("ignore activations" beside a KV cache is an inference footprint: weights + KV; "3 replicas" of a server are
     # copies of it, data parallelism only in training)
-    serving_replicas = any(c.key == "dp" and c.text.lower() == "replicas" for c in r.of("CUE")) and not (
+    # ("deployed as dp 8 × tp 2, 1,200 sessions … kv per replica": users and a KV cache are a server's)
+    serving_replicas = (any(c.key == "dp" and c.text.lower() == "replicas" for c in r.of("CUE"))
+                        or (r.has("kv") and bool(r.of("COUNT", "batch")))) and not (
         train or r.has("adam", "training_state", "grads", "checkpoint"))
     if (any(k in v for k in ("zero_stage", "fsdp")) or ("dp" in v and not serving_replicas) or r.has("training_state")
             or (r.has("no_activations") and not r.has("kv"))
@@ -634,9 +636,9 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "step_time_s"
         # ("16k tokens of context per sequence" says whose context it is, not which rate is asked)
         per_sequence = [c for c in r.of("CUE", "per_sequence") if not r.has("aggregate") or not _scopes_a_figure(r, c)]
-        if per_sequence or any(c.key == "each" and c.start == rate.end
+        if per_sequence or any(c.key == "each" and c.start == rate.end and not (r.has("aggregate") and c.text.lower() != "each")
                                for c in r.of("CUE") for rate in r.of("CUE", "tokens_per_s")):
-            return "tokens_per_s_per_sequence"  # "tokens/sec each"
+            return "tokens_per_s_per_sequence"  # "tokens/sec each" ("aggregate tok/s per node" is a node's total)
         if r.has("aggregate") or (batch > 1 and r.has("throughput", "total", "tokens_per_s", "how_fast", "speed")):
             return "aggregate_tokens_per_s"
         return "tokens_per_s_per_sequence"
