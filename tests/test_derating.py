@@ -109,3 +109,35 @@ def test_a_measured_bandwidth_of_the_peak_is_an_efficiency(question, efficiency,
 def test_a_measured_bandwidth_in_a_collective_is_left_to_the_collective():
     text = "all-reduce 1 GB over 8 ranks, we get 40 GB/s of the 50 GB/s link — time?"
     assert as_efficiency(text)[0] == text
+
+
+# fourth batch (163): the share said in words or as a factor, a figure "of its" spec with the unit said once, a loss
+# that overheads "eat", a compute figure of the compute peak (an MFU), and a collective's "but only … effective"
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    ("llama 3.1 8b bf16 on one h100, batch 1, no kv — we land at 0.82 of nameplate HBM bandwidth. tok/s?", "decode",
+     {"efficiency": 0.82}),
+    ("mistral 7b bf16 on one l40s, batch 1, no kv, memory kernels at three quarters of peak — tok/s?", "decode",
+     {"efficiency": 0.75}),
+    ("qwen2.5 7b bf16 on one h100 pcie, batch 1, weights only, at 0.7x theoretical bandwidth — tokens/s?", "decode",
+     {"efficiency": 0.7}),
+    ("memory-bound component only: llama 3.1 70b fp8 on 4 h100 (tp4), 8 sequences at 4k, fp8 kv, bandwidth derating "
+     "factor of 0.8 — seconds per step?", "decode", {"efficiency": 0.8, "primary": "memory_time_s"}),
+    ("llama 3.1 8b bf16 on one l4, batch 1, no kv; the card sustains 225 of its 300 GB/s in practice — tok/s?",
+     "decode", {"efficiency": 0.75}),
+    ("llama 3.1 8b bf16 on one a100 80gb, bs1, skip kv. overheads eat a fifth of the memory bandwidth — tok/s?",
+     "decode", {"efficiency": 0.8}),
+    ("llama 3.1 8b on one h200, batch 1, kernels at 0.75 of the 4.8TB/s — ms per token?", "decode",
+     {"efficiency": 0.75}),
+    ("days to pretrain llama 3.1 8b on 10T tokens with 1,024 h100s in bf16 if each gpu realises 396 TFLOP/s of its "
+     "989 TFLOP/s dense peak?", "training", {"mfu": pytest.approx(396 / 989, rel=1e-3)}),
+    ("gpu-hours for llama 3.1 70b on 2T tokens on h200s in bf16, with 60% of the peak lost to stalls", "training",
+     {"mfu": pytest.approx(0.4), "primary": "gpu_hours"}),
+    ("wall clock for llama 3.1 70b on 15T tokens using 4,096 h100s in bf16, effective throughput = peak × 0.38?",
+     "training", {"mfu": 0.38}),
+    ("tree all-reduce of 256 MB across 64 ranks, 40 GB/s per rank of which 3/4 is usable — time?", "collective",
+     {"bandwidth": 30e9}),
+    ("2 nodes × 8 h100, ndr 400 Gb/s per gpu but only 320 Gb/s effective; flat ring all-gather of 2 GB — time?",
+     "collective", {"nic_bandwidth": 40e9}),
+])
+def test_more_ways_of_saying_an_efficiency(question, calculator, expected):
+    assert_routed(question, calculator, expected)

@@ -22,9 +22,9 @@ _WORD_SHARES = {"a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one qu
                 "three quarters": 0.75, "a tenth": 0.1, "two fifths": 0.4, "three fifths": 0.6, "four fifths": 0.8,
                 **{f"{word} tenths": n / 10 for n, word in enumerate(
                     ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")) if n > 1}}
+_WORDS = "|".join(w.replace(" ", "[ -]") for w in sorted(_WORD_SHARES, key=len, reverse=True))
 _SHARE = (r"(?:(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b|pct\b)|(?P<dec>0?\.\d+)|"
-          r"(?P<num>\d+)\s*/\s*(?P<den>\d+)|"
-          r"(?P<word>" + "|".join(w.replace(" ", "[ -]") for w in sorted(_WORD_SHARES, key=len, reverse=True)) + r"))")
+          rf"(?P<num>\d+)\s*/\s*(?P<den>\d+)|(?P<word>{_WORDS}))")
 _ROUGHLY = r"(?:(?:about|around|roughly|approx(?:imately)?\.?|~|≈)\s*)?"
 _WHAT = r"(?:(?:the|its|our|their)\s+)?(?:[\w-]+\s+){0,3}?"  # "the memory bandwidth", "the HBM", "it"
 
@@ -38,6 +38,11 @@ _LOSS = [re.compile(pattern, re.I) for pattern in (
     # "if a fifth of the memory bandwidth goes to overhead"
     rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+)?(?:[\w-]+\s+)?(?:bandwidth|bw|peak|hbm)\s+(?:goes|is\s+lost|gets\s+lost|"
     r"is\s+eaten|disappears)(?:\s+to\s+(?:[\w-]+\s+){0,2}?(?:overhead|comms|stalls|contention))?",
+    # "overheads eat a quarter of the memory bandwidth", "stalls cost us 30% of peak"
+    rf"\b(?:overheads?|stalls?|comms|communication|contention|the\s+runtime)\s+(?:eat|eats|take|takes|cost|costs|consume|"
+    rf"consumes|burn|burns|swallow|swallows)\s+(?:up\s+|us\s+)?{_ROUGHLY}{_SHARE}(?:\s+of\s+{_WHAT}(?:bandwidth|bw|hbm|peak|flops|compute))?",
+    rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+)?(?:[\w-]+\s+)?(?:bandwidth|bw|peak|hbm|flops|compute)\s+(?:is\s+)?lost\b"
+    r"(?:\s+to\s+(?:[\w-]+\s+){0,2}?(?:overhead|comms|communication|stalls|contention|bubbles))?",
     # "we usually leave about 30% of the memory bandwidth on the table"
     rf"\bleav(?:e|es|ing)\s+{_ROUGHLY}{_SHARE}\s+(?:of\s+{_WHAT}(?:bandwidth|bw|hbm|peak)\s+)?on\s+the\s+table",
 )]
@@ -46,7 +51,7 @@ _KEPT = [re.compile(pattern, re.I) for pattern in (
     rf"\bderat(?:e|ed|ing)\s+{_WHAT}to\s+{_ROUGHLY}{_SHARE}(?:\s+of\s+(?:the\s+)?(?:spec|peak|rated|datasheet))?",
     # "4/5 of the datasheet figure", "60% of the rated ICI bandwidth", "30% of spec flops", "60% of roofline" ("70% of
     # its bandwidth" and "of peak bandwidth" are read where efficiencies are)
-    rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+|its\s+)?(?:(?:rated|datasheet|spec(?:ified|'?d)?|nominal|theoretical)\b"
+    rf"(?<![\w.]){_SHARE}\s+of\s+(?:the\s+|its\s+)?(?:(?:rated|datasheet|spec(?:ified|'?d)?|nominal|theoretical|nameplate)\b"
     r"(?:\s+(?:[\w-]+\s+)?(?:bandwidth|bw|figure|number|value|flops|flop/s|compute|peak))?"
     r"|(?:[\w-]+\s+)?(?:bandwidth\s+)?roofline"
     # "seventy per cent of the HBM figure", "36% of the bf16 peak is actually realised"
@@ -61,7 +66,12 @@ _KEPT = [re.compile(pattern, re.I) for pattern in (
     rf"(?<![\w.]){_SHARE}\s+of\s+(?:that|it|this|those)\s+is\s+(?:usable|achievable|realistic|available|achieved)",
     # "call the hbm 85 per cent efficient", "the HBM only runs at 0.6x nameplate"
     rf"(?<![\w.]){_SHARE}\s+efficient\b",
-    rf"(?<![\w.]){_SHARE}\s*[x×]\s+(?:of\s+)?(?:the\s+|its\s+)?(?:nameplate|spec|peak|rated|datasheet)\b",
+    rf"(?<![\w.]){_SHARE}\s*[x×]\s+(?:of\s+)?(?:the\s+|its\s+)?(?:nameplate|spec|peak|rated|datasheet|theoretical|nominal)\b",
+    # "bandwidth derating factor of 0.7", "effective throughput = peak × 0.41"
+    rf"\bderating\s+factor\s+(?:of\s+|=\s*|:\s*|is\s+)?{_ROUGHLY}{_SHARE}",
+    rf"\bpeak\s*[x×*]\s*{_SHARE}",
+    # "50 GB/s per rank per direction of which 3/4 is usable"
+    rf"\bof\s+which\s+{_ROUGHLY}{_SHARE}\s+(?:is|are)\s+(?:usable|achievable|realistic|available|achieved|effective)",
 )]
 _AS_MFU = re.compile(r"\b(?:treat|use|take|count)\s+(?:that|it|this)\s+as\s+(?:the\s+|our\s+)?mfu\b", re.I)
 _COLLECTIVE = re.compile(r"\b(?:all[\s_-]?reduc|all[\s_-]?gather|reduce[\s_-]?scatter|broadcast|all[\s_-]?to[\s_-]?all|"
@@ -73,6 +83,8 @@ _BANDWIDTH = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[GT]b/s|[GT]B/s|[GT]bp
 # a measured bandwidth beside the peak it is a share of: "2.68 TB/s out of the h100's 3.35 TB/s", "peak HBM is 4.0
 # TB/s and our kernels hit 19.2 Tbit/s of it"
 _RATE = r"\d+(?:\.\d+)?\s*(?:[GT]i?B/s|[GT]b/s|[GT]bit/s|[GT]bps)"
+_FLOPS = r"\d+(?:\.\d+)?\s*[TPE]FLOP(?:/s|S)\b"
+_FLOP_SCALE = {"T": 1e12, "P": 1e15, "E": 1e18}
 _MEASURED = [re.compile(pattern, re.I) for pattern in (
     rf"(?P<got>{_RATE})\s+(?:out\s+)?of\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,4}}?)(?P<peak>{_RATE})",
     rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,60}}?)\b(?:hit|hits|get|gets|see|sees|reach|reaches|achieve|achieves|"
@@ -80,6 +92,14 @@ _MEASURED = [re.compile(pattern, re.I) for pattern in (
     # "the copy benchmark tops out at 6.4 TB/s against the 8 TB/s spec"
     rf"(?P<got>{_RATE})\s+(?:against|versus|vs\.?|compared\s+(?:to|with))\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,3}}?)"
     rf"(?P<peak>{_RATE})(?:\s+(?:spec|peak|rated|nameplate|datasheet)(?:\s+figure)?)?",
+    # "sustains 240 of its 300 GB/s", "we realise 4.1 of the 4.8 TB/s": the unit said once
+    rf"(?<![\w.])(?P<got>\d+(?:\.\d+)?)\s+(?:out\s+)?of\s+(?P<whose>(?:the|its)\s+(?:[\w'-]+\s+){{0,2}}?)(?P<peak>{_RATE})",
+    # "each gpu realises 900 TFLOP/s of its 2.25 PFLOP/s dense peak": an MFU
+    rf"(?P<got>{_FLOPS})\s+(?:out\s+)?of\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,3}}?)(?P<peak>{_FLOPS})"
+    r"(?:\s+(?:dense\s+|bf16\s+|fp8\s+)?peak)?",
+    # "hdr 200 Gb/s per gpu but only 160 Gb/s effective"
+    rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,40}}?)\s*\bbut\s+only\s+(?P<got>{_RATE})"
+    r"(?:\s+(?:effective|usable|in\s+practice|achieved|real|achievable))?",
 )]
 
 
@@ -92,25 +112,59 @@ def _bytes_per_second(rate: str) -> float | None:
 def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
     """"2.68 TB/s out of the h100's 3.35 TB/s" → "at 0.8 of peak bandwidth" (not for a collective: its bandwidth
     is the one it runs at)."""
-    if _COLLECTIVE.search(text):
-        return None
-    got, peak = _bytes_per_second(m.group("got")), _bytes_per_second(m.group("peak"))
+    between, whose = m.groupdict().get("between") or "", m.groupdict().get("whose") or ""
+    if _COLLECTIVE.search(text):  # ("200 Gb/s per gpu but only 160 Gb/s effective": the collective runs at 160)
+        if not m.group(0).startswith(m.group("peak")):
+            return None
+        return (text[:m.start()] + m.group("got") + between + text[m.end():],
+                f"“{m.group(0)}”: the collective runs at {m.group('got')}")
+    if re.fullmatch(_FLOPS, m.group("peak"), re.I):
+        got, peak = _flops(m.group("got")), _flops(m.group("peak"))
+        if not 0 < got <= peak:
+            return None
+        return (text[:m.start()] + f"mfu {got / peak:.4g}" + text[m.end():],
+                f"“{m.group('got')}” of “{m.group('peak')}” read as an MFU of {got / peak:.1%}".replace(".0%", "%"))
+    unitless = not re.search(r"[a-z]", m.group("got"), re.I)
+    if unitless and float(m.group("got")) <= 1:
+        return None  # ("kernels at 0.75 of the 4.8TB/s": the share itself, read where efficiencies are)
+    got_said = m.group("got") + (" " + _unit(m.group("peak")) if unitless else "")
+    got, peak = _bytes_per_second(got_said), _bytes_per_second(m.group("peak"))
     kept = got / peak if got and peak else 0
     if not 0 < kept <= 1:
         return None
-    between, whose = m.groupdict().get("between") or "", m.groupdict().get("whose") or ""
     whose = re.sub(r"(?:'s|’s|\bits|\bthe)\s*$|^\s*(?:its|the)\s+", "", whose.strip()).strip()  # "the h100 sxm's"
     said = f"{between} at {kept:.4g} of peak bandwidth" + (f" on the {whose}" if whose else "")
     return (re.sub(r"\bat\s+at\b", "at", text[:m.start()] + said + text[m.end():]),  # ("tops out at 6.4 TB/s against …")
             f"“{m.group('got')}” of “{m.group('peak')}” read as {kept:.1%} of the peak bandwidth".replace(".0%", "%"))
 
 
+def _unit(rate: str) -> str:
+    return re.sub(r"^[\d.\s]+", "", rate)
+
+
+def _flops(rate: str) -> float:
+    number = re.match(r"\d+(?:\.\d+)?", rate)
+    return float(number.group(0)) * _FLOP_SCALE[re.search(r"[TPE](?=FLOP)", rate, re.I).group(0).upper()]
+
+
+# "seven tenths of peak", "three quarters of the nameplate": the share as the figure the tagger reads
+_WORD_OF = re.compile(rf"(?<![\w-])(?P<word>{_WORDS})\s+(?=of\s+(?:the\s+|its\s+)?"
+                      r"(?:peak|spec|nameplate|rated|datasheet|theoretical)\b)", re.I)
+
+
+def _word_share(m: re.Match) -> str:
+    if re.search(r"\bmfu\s+(?:is|of|at)\s+(?:one\s+|a\s+)?$", m.string[:m.start()], re.I):
+        return m.group(0)  # ("MFU is half of peak": the MFU's own reading below)
+    return f"{_WORD_SHARES[m.group('word').lower().replace('-', ' ')]:.4g} "
+
+
 def as_efficiency(question: str) -> tuple[str, list[str]]:
     """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
     if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved|efficient|table|against|"
-                     r"\d\s*[x×]\s|per\s+cent", question, re.I):
+                     r"\d\s*[x×]\s|per\s+cent|peak\s*[x×*]|\beats?\b|\bcosts?\b|\bbut\s+only\b", question, re.I):
         return question, []
     question = re.sub(r"(\d)\s*per\s+cent\b", r"\1%", question, flags=re.I)  # "30 per cent mfu"
+    question = _WORD_OF.sub(_word_share, question)
     notes: list[str] = []
     for pattern in _MEASURED:
         question, said = each_match_rewritten(pattern, question, _measured_share)
