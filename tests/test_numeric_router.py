@@ -2238,6 +2238,44 @@ def test_more_levels_of_a_hierarchy_are_multiplied_out(question, calculator, exp
     _assert_routed(question, calculator, expected)
 
 
+# hierarchies, fourth batch (162): chassis, "each rack holding", "two buildings, five racks each", "the run gets the
+# other 10", a grid of boxes, a scale-up fabric that spans every node, and tp over some of the nodes
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("6 racks, each rack holding 2 chassis, each chassis 2 nodes of 8 h100. llama 3.1 8b on 2T tokens in bf16 at 40% "
+     "mfu — days?", "training", {"gpus": 192}),
+    ("three halls, four racks each, two servers per rack, eight b200 per server: llama 3.1 70b on 1T tokens, bf16 at "
+     "40% mfu — days?", "training", {"gpus": 192}),
+    ("h100 floor: 10 racks of 2 servers, 8 gpus per server, but racks 9 and 10 are down so the run gets the other 8. "
+     "llama 3.1 8b on 1T tokens in bf16 at 40% mfu — hours?", "training", {"gpus": 128}),
+])
+def test_a_hierarchy_fourth_batch(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_grid_of_boxes_counts_boxes():
+    routed = _assert_routed("2×3 grid of servers, 8 h100 per server — all-reduce of 1 GB over every gpu, time?",
+                            "collective", {"nodes": 6, "gpus_per_node": 8})
+    assert any("read as 6 servers" in note for note in routed.assumed)
+
+
+def test_one_scale_up_fabric_over_every_node_is_one_ring():
+    # "all on ICI", "nvlink 5 only": no network between the nodes, every chip a rank of one ring; "no IB" alone says
+    # nothing of that (the nodes may talk over Ethernet)
+    routed = _assert_routed("v5p slice = 8 hosts × 4 chips, all on ICI: ring all-reduce of 1 GB across every chip — "
+                            "time?", "collective", {"ranks": 32, "nodes": None})
+    assert any("one scale-up fabric" in note for note in routed.assumed)
+    _assert_routed("an nvl72 rack is 18 trays × 4 gb200, nvlink 5 only: all-gather 2 GB over every gpu — time?",
+                   "collective", {"ranks": 72, "nodes": None})
+    _assert_routed("4 nodes × 8 h100, no IB, 100 GbE per node: all-reduce 1 GB — time?", "collective", {"nodes": 4})
+
+
+def test_tp_over_some_nodes_takes_their_gpus():
+    _assert_routed("gb200 nvl72 = 18 trays × 4 gpus; llama 3.1 405b fp8 with tp over 2 trays, batch 1, no kv — "
+                   "tok/s?", "decode", {"gpus": 8})
+    _assert_routed("llama 3.1 70b int8 on a tp 4 replica of a100 80gb pcie, 8 users at 4k — aggregate tok/s per "
+                   "replica", "decode", {"gpus": 4})  # a degree before "replica" is still the degree
+
+
 def test_a_count_of_people_per_node_is_no_node():
     # "4 per node" after users counts no GPUs: the 32 users stay the batch
     _assert_routed("llama 3.1 8b, 32 users, 4 per node, 8k ctx — kv cache?", "kv_cache", {"batch": 32})

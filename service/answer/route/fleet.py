@@ -112,7 +112,10 @@ def _per_unit_batch(question: str) -> tuple[str, list[str]]:
     if not units or units < 2:
         return question, []
     total = units * int(n.replace(",", ""))
-    new = question[:m.start()] + (f"{total} {seqs}" if not form else f"{m.group(0)[:m.start('n' + form) - m.start()]}{total} {seqs}") + question[m.end():]
+    if form:  # (only the count changes: "one llama replica per node with 480 sessions", "every gpu holding 96 … chats")
+        new = question[:m.start("n" + form)] + str(total) + question[m.end("n" + form):]
+    else:
+        new = question[:m.start()] + f"{total} {seqs}" + question[m.end():]
     return new, [f"“{m.group(0)}” read as {total} {seqs.split()[-1]} in all ({units} × {n})"]
 
 

@@ -19,7 +19,7 @@ from .rewrite import count_pattern, count_value, each_match_rewritten
 _COUNT = count_pattern()
 _UPPER = (r"(?:racks?|pods?|(?:data )?halls?|SUs?|scalable units?|rows?|buildings?|clusters?|superpods?|zones?|"
           r"placement groups?|cabinets?|data cent(?:er|re)s?|sites?|cages?|slices?|cubes?|shel(?:f|ves)|desks?|"
-          r"(?:capacity )?blocks?)")
+          r"(?:capacity )?blocks?|chassis|ultraservers?)")
 _CHIPS = r"(?:chips?|gpus?|cards?|accelerators?)"  # what the lowest level holds
 _LOWER = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|towers?|workstations?|instances?|(?:compute )?trays?|DGX(?: [AHB]\d00)?s?|HGX(?: [AHB]\d00)?s?)"
 _TIMES = r"\s*(?:[x×*]|times)\s*"
@@ -29,6 +29,10 @@ _PART = r"(?:(?!(?:per|of|with|each|in|and|or|x)\b)[\w.-]+\s+){0,2}"
 _NESTED = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})(?:{_TIMES}|\s+of\s+|,?\s+(?:each\s+)?with\s+|"
                      rf",\s+each\s+(?:with|holding|of)\s+|\s+holding\s+){_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}))(?:\s+(?:apiece|each))?",
                      re.I)
+# "two buildings, five racks each", "two trn2 ultraservers, each 4 instances"
+_COMMA_EACH = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER}),\s+(?:each\s+(?=(?:{_COUNT[1:-1]})\s+(?:{_LOWER}|{_UPPER}))|(?=(?:{_COUNT[1:-1]})\s+"
+                         rf"(?:{_LOWER}|{_UPPER})\s+(?:each|apiece)\b)){_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}))(?:\s+(?:each|apiece))?",
+                         re.I)
 # "each of our 5 SUs has 32 DGX H100"
 _EACH_OF = re.compile(rf"\beach of (?:our |the |these )?{_COUNT}\s+(?P<upper>{_UPPER})\s+(?:has|holds|is|gets)\s+{_COUNT}\s+"
                       rf"(?P<lower>{_LOWER}|{_UPPER})", re.I)
@@ -36,7 +40,7 @@ _EACH_OF = re.compile(rf"\beach of (?:our |the |these )?{_COUNT}\s+(?P<upper>{_U
 _PER_UPPER = re.compile(rf"\b{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\s+(?:per|a|in each|each|in every|in a)\s+(?P<upper>{_UPPER})\b",
                         re.I)
 # "each rack holds 2 HGX B200 boxes", "each rack = 4 nodes": what one level holds, its count said elsewhere
-_EACH_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?P<upper>{_UPPER})\s+(?:(?:has|holds|is|=|contains|gets|carries|houses|"
+_EACH_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?P<upper>{_UPPER})\s+(?:(?:has|holds|holding|is|=|contains|gets|carries|houses|"
                          rf"takes|a|is\s+a)\s+)?{_COUNT}\s+(?P<lower>{_PART}(?:{_LOWER}|{_UPPER}|{_CHIPS}))\b", re.I)
 # "a node is 8 h200", "every host 8 chips": what one node holds, said before or after the nodes are counted
 _NODE_HOLDS = re.compile(rf"\b(?:each|every|one|a)\s+(?:node|host|server|box|instance|machine)\s+(?:(?:has|holds|is|=|"
@@ -50,7 +54,10 @@ _SHARE = re.compile(rf"\b{_COUNT}\s+(?P<upper>{_UPPER})\b[^.;?!]{{0,30}}?\b(?:bu
                     rf"(?:only\s+)?(?:gets|uses|has|takes)\s+{_COUNT}\s+of\s+them\b"
                     # "of our 10 racks only 4 are free", "of the 12 racks, 3 are ours"
                     rf"|\bof\s+(?:our|the|their|these)\s+{_COUNT}\s+(?P<upper2>{_UPPER})\b,?\s+(?:only\s+)?(?P<used2>{_COUNT})\s+"
-                    rf"(?:are|is)\s+(?:free|available|ours|idle|open|usable|ours\s+for\s+this)\b", re.I)
+                    rf"(?:are|is)\s+(?:free|available|ours|idle|open|usable|ours\s+for\s+this)\b"
+                    # "12 racks … but racks 11 and 12 are down, so the run gets the other 10"
+                    rf"|\b{_COUNT}\s+(?P<upper3>{_UPPER})\b[^.;?!]{{0,100}}?\b(?:gets|uses|has|takes|runs\s+on)\s+the\s+"
+                    rf"(?:other|remaining)\s+(?P<used3>\d+)\b", re.I)
 # "the job only gets racks 1-3": racks 1 to 3
 _NUMBERED = re.compile(rf"\b(?P<upper>{_UPPER})\s+(?P<a>\d+)\s*(?:-|–|to|through)\s*(?P<b>\d+)\b", re.I)
 
@@ -112,7 +119,7 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
     question = _NODE_HOLDS.sub(_node_holds, question)
     while True:  # level by level, down to the nodes: "2 buildings × 2 halls × 12 racks" is 48 racks, then nodes
         before = question
-        for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_PER_UPPER, _per_upper)):
+        for pattern, rewrite in ((_EACH_OF, _nested), (_NESTED, _nested), (_COMMA_EACH, _nested), (_PER_UPPER, _per_upper)):
             question, more = each_match_rewritten(pattern, question, rewrite)
             notes += more
         if question == before:
@@ -141,6 +148,10 @@ def _nodes_counted_first(question: str) -> str:
 def _shape(m: re.Match, text: str) -> tuple[str, str]:
     chips = int(m.group(1)) * int(m.group(2)) * int(m.group(3) or 1)
     rest = text[m.end():]
+    machines = re.match(rf"\s+(?:grid|mesh)\s+of\s+(?:[\w-]+\s+)?(?P<what>{_LOWER})", rest, re.I)
+    if machines:  # "a 3×4 grid of serving boxes": 12 boxes, not chips
+        said = f"{chips} {machines.group('what')}"
+        return text[:m.start()] + said + rest[machines.end():], f"“{m.group(0)}{machines.group(0)}” read as {said}"
     noun = "" if re.match(r"\s+chips?\b", rest, re.I) else " chips"  # ("a 16x16 chip topology": 256 chips)
     rest = re.sub(r"^\s+chip\s+topology\b", " chips", rest, flags=re.I)
     return text[:m.start()] + f"{chips}{noun}" + rest, f"“{m.group(0).strip()}” read as {chips} chips"
@@ -197,8 +208,14 @@ def _plural(noun: str) -> str:
 
 
 def _share(match: re.Match, text: str) -> tuple[str, str]:
-    used, upper = (match.group(3), match.group("upper")) if match.group("upper") else (match.group("used2"),
-                                                                                       match.group("upper2"))
+    used, upper = ((match.group(3), match.group("upper")) if match.group("upper") else
+                   (match.group("used2"), match.group("upper2")) if match.group("upper2") else
+                   (match.group("used3"), _plural(match.group("upper3"))))
+    if match.group("upper3"):  # (what follows "12 racks" stays said: "of 2 servers, 8 cards per server")
+        rest = re.sub(r"^\S+\s+\S+", f"{used} {upper}", match.group(0), count=1)
+        rest = re.sub(r"(?:,?\s*(?:but|so)\b)?[^,]*?\b(?:gets|uses|has|takes|runs\s+on)\s+the\s+(?:other|remaining)\s+\d+\b$",
+                      "", rest)
+        return text[:match.start()] + rest + text[match.end():], f"“{match.group(0)}”: the job's {used} {upper}"
     return (text[:match.start()] + f"{used} {upper}" + text[match.end():], f"“{match.group(0)}”: the job's {used} {upper}")
 
 

@@ -871,6 +871,12 @@ def _spec_sheet_link(out: _Inputs) -> None:
                  f"its {fmt_bandwidth(link.bandwidth)} each way used")
 
 
+# the scale-up fabric spans every node: "all on ICI", "one nvlink domain", "nvlink 5 only (no IB)"
+_ONE_DOMAIN = re.compile(r"\ball\s+(?:on|over)\s+(?:the\s+)?(?:ici|nvlink\s*\d?|infinity\s+fabric|neuronlink)\b|"
+                         r"\b(?:one|a\s+single|single|the\s+same)\s+nvlink\s+domain\b|\btreat\s+it\s+as\s+(?:a\s+|one\s+)?single\s+node\b|"
+                         r"\bnvlink\s*\d?\s+only\b", re.I)
+
+
 def _collective(out: _Inputs, _: bool) -> None:
     v, r = out.s.values, out.r
     op = v.get("op") or ("send_recv" if _one_transfer(out.s) else "all_reduce")
@@ -885,6 +891,11 @@ def _collective(out: _Inputs, _: bool) -> None:
         out.set("precision", v.get("precision"))
     nodes = v.get("nodes")
     ranks = v.get("ranks") or v.get("gpus")
+    one_domain = _ONE_DOMAIN.search(r.question)
+    if one_domain and nodes and nodes > 1 and v.get("gpus_per_node"):  # "16 hosts × 4 chips, all on ICI": one fabric
+        ranks = ranks or nodes * v["gpus_per_node"]
+        out.note(f"“{one_domain.group(0)}”: {ranks} ranks on one scale-up fabric, no network between nodes")
+        nodes = None
     if nodes and nodes > 1:
         out.set("nodes", nodes)
         out.set("gpus_per_node", v.get("gpus_per_node"))

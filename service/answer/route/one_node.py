@@ -28,6 +28,10 @@ _OVER_ITS = re.compile(rf"\b(?:{_SHARDED}|replica)\b[^.;?!]{{0,25}}?\b(?:over|ac
                        r"(?:own\s+)?(?P<n>\d+\s+)?(?:gpus?|cards?|chips?|accelerators?)\b", re.I)
 
 
+# "deepseek v3 with tp over 2 trays" of an NVL72: that many nodes' GPUs
+_OVER_SOME = re.compile(rf"\b{_SHARDED}\b[^.;?!]{{0,25}}?\b(?:over|across|spanning)\s+(?P<k>\d|two|three|four)\s+{_NODE}(?:e?s)\b",
+                        re.I)
+_SMALL = {"two": 2, "three": 3, "four": 4}
 # "we run 4 … replicas on our 16 mi355x, every replica tensor-parallel over the same number of gpus"
 _EVEN_SHARE = re.compile(r"\b(?P<replicas>\d+)\s+(?:[\w.-]+\s+){0,4}?replicas\b[^.;?!]{0,60}?\b(?:(?:over|across|on)\s+"
                          r"(?:the\s+)?(?:same|an?\s+equal)\s+(?:number|count|share)\s+of\s+(?:gpus|cards|chips)|evenly|equally)\b",
@@ -42,12 +46,17 @@ def replica_gpus(question: str, values: dict) -> tuple[int, str] | None:
     if even and gpus and gpus % int(even.group("replicas")) == 0 and gpus > int(even.group("replicas")):
         share = gpus // int(even.group("replicas"))
         return share, f"“{even.group(0)}”: each replica is sharded over {share} of the {gpus} GPUs"
-    m = _OVER_ONE.search(question) or (_REPLICA_PER.search(question) and _OVER_ITS.search(question))
+    m = _OVER_ONE.search(question) or (_REPLICA_PER.search(question) and _OVER_ITS.search(question)) or _OVER_SOME.search(question)
     if m is None:
         return None
     nodes, per_node = values.get("nodes"), values.get("gpus_per_node")
-    said = int(m.group("n")) if m.group("n") else None
+    said = int(m.group("n")) if "n" in m.groupdict() and m.group("n") else None
     count = said or per_node or (gpus // nodes if gpus and nodes and gpus % nodes == 0 else None)
     if not count or not (nodes and nodes > 1 or said):
         return None
+    if "k" in m.groupdict():  # ("tp over 2 trays")
+        k = int(_SMALL.get(m.group("k").lower(), m.group("k")))
+        if said or (nodes and k >= nodes):
+            return None
+        return k * count, f"“{m.group(0).strip()}”: one replica is sharded over {k} nodes' {k * count} GPUs"
     return count, f"“{m.group(0).strip()}”: one replica is sharded over one node's {count} GPUs"

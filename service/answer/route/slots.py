@@ -35,6 +35,7 @@ _ASKING = {"to", "what_is", "how_much", "how_many", "compute", "how_big"}
 _NODE_NOUNS = set(COUNT_NOUNS["nodes"])
 _CHIP_NOUNS = {"chip", "chips", "gpu", "gpus", "card", "cards", "accelerators"}
 _ONE_OF = _NODE_NOUNS | {"tray", "tower", "replica", "copy", "instance"}
+_MANY_OF = {"nodes", "trays", "towers", "servers", "boxes", "hosts", "machines"}  # ("a tp 4 replica" is a degree)
 _PER_NODE_BEFORE = {"x", "×", "of", ",", "with", "and", "*"}
 # "<size> per step": still the size of one collective call, not a rate
 _PER_CALL = {"step", "iteration", "iter", "call", "op", "message", "microbatch", "micro", "layer", "rank"}
@@ -427,8 +428,8 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
             v[rate.key] = t.value * 1e9
             s.note(f"“{rate.text} {t.text}” read as {t.text} GB/s (the unit nccl-tests prints)")
             continue
-        if t.value == 1 and t.end < len(r.words) and r.words[t.end] in _ONE_OF:
-            continue  # "tp across one tray", "each node one replica": which one, not a degree or a size
+        if t.end < len(r.words) and r.words[t.end] in (_ONE_OF if t.value == 1 else _MANY_OF):
+            continue  # "tp across one tray", "tp over 2 trays", "each node one replica": which ones, not a degree
         # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer
         label = next((c for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES and c.end == t.start - 1
                       and r.words[c.end] in ("=", ":") and id(c) not in claimed), None)
