@@ -2276,6 +2276,28 @@ def test_tp_over_some_nodes_takes_their_gpus():
                    "replica", "decode", {"gpus": 4})  # a degree before "replica" is still the degree
 
 
+# busy messages (batch 151): a prefill rate told beside another ask is no input, and "I'm asking about X:" says the
+# subject
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("We see about 12,000 tok/s of prefill on one L40S and the SLO is 50 ms; for Llama 3.1 8B in fp8 on a single L40S "
+     "with 32 sequences of 2,000 tokens in an fp8 cache, how long does each decode step take?", "decode",
+     {"batch": 32, "primary": "step_time_s"}),
+    ("gpt-oss-20b as released, 16 sessions of 8k with an fp8 kv cache — weights plus cache total? prefill runs about "
+     "9,000 tok/s and the budget is $20k.", "memory", {"batch": 16, "context": 8192}),
+    ("The 70B tier keeps 8 users at 32k on 4 GPUs and we promise 99.9% uptime, but I'm asking about the small tier: "
+     "Llama 3.1 8B with a bf16 cache, 128 concurrent sequences of 2k tokens, total KV?", "kv_cache",
+     {"model": "llama-3.1-8b", "batch": 128, "context": 2048}),
+])
+def test_a_busy_message_keeps_what_the_ask_needs(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_prefill_rate_stays_when_prefill_is_asked():
+    from service.answer.route.background import without_prefill_rate
+    kept = "prefill runs about 9,000 tok/s on an h100 — how long does prefill of a 32k prompt take?"
+    assert without_prefill_rate(kept) == kept
+
+
 def test_a_count_of_people_per_node_is_no_node():
     # "4 per node" after users counts no GPUs: the 32 users stay the batch
     _assert_routed("llama 3.1 8b, 32 users, 4 per node, 8k ctx — kv cache?", "kv_cache", {"batch": 32})

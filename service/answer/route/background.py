@@ -115,6 +115,22 @@ def _without_told_paragraphs(letter: str) -> str:
     return "\n\n".join(kept)
 
 
+# a prefill rate told beside a decode, memory or KV question: no calculator takes it ("we get about 14,000 tok/s of
+# prefill on one H100", "prefill is around 25,000 tok/s"), and its "tok/s" would read as the decode rate asked
+_PREFILL_RATE = re.compile(r"(?:about\s+|around\s+|roughly\s+|~\s*)?\d[\d,.]*\s*k?\s*tok(?:en)?s?(?:/s(?:ec)?|\s+per\s+second|"
+                           r"\s+a\s+second)\s+(?:of|for)\s+prefill\b"
+                           r"|\bprefill\s+(?:runs\s+|is\s+|peaks\s+|tops\s+out\s+|does\s+|goes\s+)?(?:at\s+)?(?:about\s+|around\s+|"
+                           r"roughly\s+|~\s*)?\d[\d,.]*\s*k?\s*tok(?:en)?s?(?:/s(?:ec)?|\s+per\s+second|\s+a\s+second)", re.I)
+
+
+def without_prefill_rate(question: str) -> str:
+    """The question without a prefill rate it tells, when it asks something else (a question about prefill keeps it)."""
+    if not _PREFILL_RATE.search(question) or re.search(r"\b(?:ttft|time to first token|first token)\b", question, re.I):
+        return question
+    without = _PREFILL_RATE.sub("", question)
+    return question if re.search(r"\bprefill", without, re.I) else without  # (prefill said again: it may be asked)
+
+
 def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our

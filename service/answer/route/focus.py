@@ -21,6 +21,8 @@ from .tagger import tag
 # clause about something else ("while the 7B run …", "where last quarter's pilot …", "and the 20b canary …")
 _CLAUSE = re.compile(r"(?<=[.;?!])\s+|(?<=[;,])\s+|\s+[—–]\s+|\s+-\s+|\n+"
                      r"|\s+(?=(?:while|whereas|where|but)\s)|\s+(?=and\s+(?:the|our|my|a|an|we|its)\s)", re.I)
+# "I'm asking about the small tier: …": what follows the colon is the sentence that asks
+_ASKING_ABOUT = re.compile(r"(\b(?:i'?m|i am|we'?re|we are)\s+(?:asking|wondering)\s+about\s+[^:.;?!]{1,30}):\s+", re.I)
 _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|whats|which|estimate|compute|calculate|give me|tell me|need is)\b", re.I)
 _ASK_WORDS = re.compile(r"\b(?:how|what(?:'s)?|whats|which)\b", re.I)
 # "and across 4 RTX 6000 Ada cards?", "what if it went to …", "what's the tpu v5p one?": the ask borrows its setup
@@ -38,6 +40,7 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
     saying which was read; unchanged when the ask picks no single subject among several."""
     if not _several_named(question):  # (most questions name one model and one part: no clause is tagged)
         return question, []
+    question = _ASKING_ABOUT.sub(r"\1. ", question)  # ("but I'm asking about the small tier: Llama 3.1 8B …")
     pieces = re.split(f"({_CLAUSE.pattern})", question, flags=re.I)  # clause, what ends it, clause, …
     clauses, ends = pieces[0::2], pieces[1::2] + [""]
     if len(clauses) < 2:

@@ -37,7 +37,7 @@ from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind, is_kv_precision
 from .config import pasted_config, without_restated_architecture
 from .asides import without_set_aside
-from .background import without_background
+from .background import without_background, without_prefill_rate
 from .chat import as_plain, quoted_and_asked
 from .typography import as_plain_characters
 from .links import as_link_names
@@ -632,7 +632,7 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "compute_time_s"
         if r.has("memory_time"):
             return "memory_time_s"
-        if r.has("latency"):
+        if r.has("latency") or (r.has("how_long") and "step" in r.words):  # "how long does each decode step take"
             return "step_time_s"
         # ("16k tokens of context per sequence" says whose context it is, not which rate is asked)
         per_sequence = [c for c in r.of("CUE", "per_sequence") if not r.has("aggregate") or not _scopes_a_figure(r, c)]
@@ -1051,7 +1051,7 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None,
     question, corrections = corrected(question)
     question, negated = without_negated(question)  # "not in fp8, plain bf16", "forget the h100 from the article"
     said += picked + inline + corrections + negated
-    question = without_background(question)
+    question = without_background(without_prefill_rate(question))
     for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_efficiency, as_one_option, as_one_subject, as_gpus, as_nodes, as_counts, as_fleet_batch, as_block_tokens, as_worked_out, as_days, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
