@@ -1258,6 +1258,16 @@ def test_advice_with_what_should_a_is_not_a_calculation():
     assert route_numeric("What does Xid 79 mean and what should a fleet do about it?") is None
 
 
+@pytest.mark.parametrize("question", [
+    "loss spiked at step 30,100 on our 13b bf16 run on 64 h100s after grad_norm hit 41. whats the usual playbook?",
+    "draft plan: 512 h100s for 4 months, a 30b model on 3T tokens, $2M budget. what risks should we flag?",
+    "step time went 7.9 s -> 11.2 s on a 256-gpu 70b run after a node swap, busbw fell 380 -> 210 GB/s. where would "
+    "you start looking?",
+])
+def test_advice_asked_beside_figures_is_not_a_calculation(question):
+    assert route_numeric(question) is None
+
+
 @pytest.mark.parametrize("question, calculator, expected", [
     # a verb that looks like a family name ("served" ~ "seed") is not an unknown model
     ("right now llama 3.1 8b bf16 sits on one L4. if we moved to a single L40S and served 16 concurrent users at 4k "

@@ -365,7 +365,12 @@ CUES: dict[str, tuple[str, ...]] = {
                   # whether an earlier answer's reading holds: "is it fair to call that a bandwidth limit", "is the bot
                   # right that gqa …"
                   "is it fair", "is that fair", "fair to call", "is the bot right", "is the assistant right",
-                  "is the ai right", "is chatgpt right"),
+                  "is the ai right", "is chatgpt right",
+                  # advice on what to do: "whats the usual playbook", "what risks should a doc flag", "where would you
+                  # start looking?"
+                  "playbook", "what risks", "which risks", "where would you start", "where should i start",
+                  "where do i start", "where do we start", "start looking", "what would you check",
+                  "what should i check", "what should we check"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
