@@ -2359,7 +2359,33 @@ def test_replicas_share_the_gpus_and_the_users(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
 
+# replicas sharing a fleet (batch 167): the replicas counted by copies, by the GPUs each takes ("every pair of …
+# serves one copy", "tp-4 replicas", "each replica 4 gpus", "one replica per chip"), the users split evenly over them
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("two copies of mixtral 8x7b, each over 4 h100s (tp 4), bf16. 64 concurrent users split evenly between the copies, "
+     "4k each, bf16 kv — decode step time of one copy?", "decode", {"gpus": 4, "batch": 32}),
+    ("every pair of h200 serves one copy of llama 3.1 70b fp8 (tp 2). 8 h200 in total, 96 sessions spread evenly, "
+     "each 8k deep in an fp8 kv cache — per-user tokens/sec?", "decode", {"gpus": 2, "batch": 24}),
+    ("the 16 h100s are split into tp-4 replicas of llama 3.1 70b in fp8. 256 users total, divided equally across the "
+     "replicas, 2k ctx each, fp8 kv — aggregate tok/s of a single replica?", "decode", {"gpus": 4, "batch": 64}),
+    ("per-replica step time is what I need. setup: 64 users evenly over 4 replicas, each replica tp 2 on h200, llama "
+     "3.1 70b fp8, 4k each, fp8 kv", "decode", {"gpus": 2, "batch": 16}),
+    ("qwen2.5 72b on 16 mi300x, each replica 2 gpus, 256 users spread evenly at 4,000 tokens apiece, fp8 cache — kv "
+     "held by one replica?", "kv_cache", {"batch": 32}),
+    ("mistral 7b on a v5e-8 slice (8 chips), one replica per chip, 64 users spread evenly, 2k tokens each, bf16 kv — "
+     "kv per chip?", "kv_cache", {"batch": 8}),
+    ("4 a100 80gb, one llama 3.1 8b replica (bf16) on each, 48 users spread evenly over the gpus, 8k each, bf16 kv — "
+     "memory left per gpu?", "memory", {"gpus": 1, "batch": 12}),
+    ("lab has 6 rtx 4090s, one replica of llama 3.1 8b in int8 per card, 30 students split evenly across the cards, 2k "
+     "each, int8 kv. each card's total tok/s?", "decode", {"gpus": 1, "batch": 5}),
+])
+def test_replicas_sharing_a_fleet(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
 @pytest.mark.parametrize("question, batch", [
+    ("llama 3.1 8b across 4 hgx h100 nodes, one tp-8 replica per node, 32 users per replica at 8192 tokens, bf16 kv — "
+     "kv summed over the fleet?", 128),
     ("qwen2.5 7b on 32 h100s with tp 4 per replica, every replica serving 16 users at 8k, bf16 kv — total kv across all "
      "replicas?", 128),
     ("llama 3.1 8b on 24 tpu v5e chips, one replica per pair of chips, 10 users per replica at 4k, bf16 kv — total kv "

@@ -18,7 +18,8 @@ from .rewrite import count_pattern, count_value
 
 _COUNT = count_pattern()
 _UNITS = r"replicas?|nodes?|trays?|racks?|servers?|boxes|box|gpus?|cards?|instances?|pods?|deployments?|engines?"
-_SEQUENCES = r"(?:concurrent\s+|parallel\s+|active\s+|live\s+)?(?:users?|chats?|seqs?|sequences?|requests?|streams?|sessions?|conversations?)"
+_SEQUENCES = (r"(?:concurrent\s+|parallel\s+|active\s+|live\s+)?(?:users?|chats?|seqs?|sequences?|requests?|streams?|sessions?|"
+              r"conversations?|convos?|students?|clients?)")
 # "12 replicas x 24 concurrent chats"
 _TIMES = re.compile(rf"\b{_COUNT}\s+(?P<unit>{_UNITS})\s*[x×*]\s*(?P<n>\d+)\s+(?P<seqs>{_SEQUENCES})\b", re.I)
 # "8 gpus each running its own replica with 64 users", "12 nodes, each node serving 32 concurrent … sequences"
@@ -44,10 +45,12 @@ _NODES_TIMES = re.compile(r"\b(\d+)\s+nodes?\s*[x×*]\s*(\d+)\s+[\w-]+\b(?=\s*,?
 
 # "96 chats split evenly over 3 l4 nodes", "600 requests load-balanced evenly over 24 gpus", "384 users balanced
 # across the nodes" (the nodes counted elsewhere): each replica serves its share
-_SPLIT = re.compile(rf"\b(?P<n>\d[\d,]*)\s+(?P<seqs>{_SEQUENCES})\s+(?:(?:are|is|get|gets)\s+)?(?:split|spread|balanced|"
-                    rf"load[- ]balanced|divided|distributed|shared|sharded)\s+(?:evenly\s+|equally\s+)?"
-                    rf"(?:over|across|among|between)\s+(?:the\s+|our\s+|all\s+)?(?:(?P<m>\d+)\s+)?"
-                    rf"(?:[\w.-]+\s+){{0,2}}?(?P<unit>them|{_UNITS})\b", re.I)
+_SPLIT = re.compile(rf"\b(?P<n>\d[\d,]*)\s+(?P<seqs>{_SEQUENCES})(?:\s+(?:total|in\s+total|overall|altogether))?,?"
+                    rf"(?=[^.;?]{{0,24}}?\b(?:evenly|equally|split|spread|balanced|divided|distributed|shared|sharded|round))"
+                    rf"(?:\s+(?:are|is|get|gets))?(?:\s+(?:evenly|equally))?(?:\s+(?:split|spread|balanced|load[- ]balanced|"
+                    rf"divided|distributed|shared|sharded|round[- ]robin(?:ed)?))?(?:\s+(?:evenly|equally))?"
+                    rf"(?:\s+(?:over|across|among|between)\s+(?:the\s+|our\s+|all\s+)?(?:(?P<m>\d+)\s+)?"
+                    rf"(?:[\w.-]+\s+){{0,2}}?(?P<unit>them|copies|{_UNITS})\b|(?=\s*(?:[,;.—]|-\s|at\b|\d)))", re.I)
 
 
 # "4 users per card", "20 sequences per replica", "one replica per node with 40 sessions": one unit's sequences, the
@@ -64,11 +67,19 @@ _PER_UNIT = re.compile(rf"\b(?P<n>\d[\d,]*)\s+(?P<seqs>{_SEQUENCES})\s+(?:per|on
                        rf"|\b(?:each|every)\s+(?P<unit4>replica|node|card|gpu|box|server|instance)\s+(?:is\s+)?(?:serving|"
                        rf"running|holding|handling|with|has|having|takes|taking|gets|keeps|serves|holds|runs)\s+"
                        rf"(?P<n4>\d[\d,]*)\s+(?P<seqs4>{_SEQUENCES})", re.I)
-_REPLICAS = re.compile(r"\bdp\s*[=:]?\s*(\d+)\b|\b(\d+)[- ]way\s+(?:dp|data[- ]parallel)|\b(\d+)\s+(?:[\w.-]+\s+){0,3}?replicas\b",
-                       re.I)
+_REPLICAS = re.compile(r"\bdp\s*[=:]?\s*(\d+)\b|\b(\d+)[- ]way\s+(?:dp|data[- ]parallel)"
+                       r"|(?<!tp-)(?<!tp)(?<!tp )\b(\d+)\s+(?:(?!\d)[\w.-]+\s+){0,3}?replicas\b", re.I)  # (not "tp-4 replicas")
+# "one tp-8 replica per node": as many replicas as nodes
+_ONE_PER_NODE = re.compile(r"\bone\s+(?:[\w.-]+\s+){0,3}?(?:replica|copy)\s+per\s+(?:node|box|server|host)\b", re.I)
 # "64 h100s with tp 8 per replica", "one replica per pair of chips": the GPUs one replica takes, the GPUs counted apart
-_TP = re.compile(r"\b(?:tp|tensor[- ]parall?el(?:ism)?)\s*[=:]?\s*(?:of\s+|over\s+)?(\d+)\b", re.I)
-_PER_GROUP = re.compile(r"\b(?:one|a)\s+replica\s+per\s+(pair|\d+)\s+(?:of\s+)?(?:gpus|cards|chips)\b", re.I)
+_TP = re.compile(r"\b(?:tp|tensor[- ]parall?el(?:ism)?)\s*[-=:]?\s*(?:of\s+|over\s+)?(\d+)\b", re.I)
+# the GPUs one replica takes: "one replica per 8 gpus", "every pair of mi300x serves one copy", "replicas of 8",
+# "each replica 4 gpus", "every 2 mi355x serve one copy"
+_PER_GROUP = re.compile(r"\b(?:one|a)\s+(?:replica|copy)\s+per\s+(pair|\d+)\s+(?:of\s+)?(?:gpus|cards|chips)\b"
+                        r"|\bevery\s+(pair|\d+)\s+(?:of\s+)?(?:[\w.-]+\s+){0,2}?(?:serves?|runs?|holds?|hosts?)\s+(?:one|a)\s+"
+                        r"(?:[\w.-]+\s+){0,3}?(?:replica|copy)\b|\breplicas\s+of\s+(\d+)\b"
+                        r"|\beach\s+replica\s+(?:takes\s+|is\s+|uses\s+|on\s+|spans\s+)?(\d+)\s+(?:gpus|cards|chips)\b", re.I)
+_COPIES = re.compile(rf"\b{_COUNT}\s+(?:copies|instances)\s+of\b", re.I)
 _UNIT_NOUNS = {"node": r"nodes|boxes|servers|instances|machines|hosts", "card": r"gpus|cards|chips|accelerators"}
 _UNIT_ONE = {"node": r"node|box|server|instance|machine|host", "card": r"gpu|card|chip|accelerator"}  # "a 32-chip slice"
 
@@ -78,13 +89,26 @@ def _units_counted(question: str, unit: str) -> int | None:
     unit = {"gpu": "card", "chip": "card", "box": "node", "server": "node", "instance": "node"}.get(unit.lower(), unit.lower())
     if unit == "replica":
         return replicas_counted(question)
-    m = re.search(rf"\b(\d+)(?:\s+(?:[\w.-]+\s+){{0,2}}?(?:{_UNIT_NOUNS[unit]})|-(?:{_UNIT_ONE[unit]}))\b",
-                  question, re.I)
-    if m is None and unit == "card":  # "8 rtx 4090s": a count before a GPU's name
+    nodes_of = re.search(r"\b(\d+)\s+(?:nodes|boxes|servers)\s+of\s+(\d+)\b", question, re.I)
+    if unit == "card" and nodes_of:  # "4 nodes of 8 a100 80gb"
+        return int(nodes_of.group(1)) * int(nodes_of.group(2))
+    counts = [int(m.group(1)) for m in re.finditer(
+        rf"\b(\d+)(?:\s+(?:[\w.-]+\s+){{0,2}}?(?:{_UNIT_NOUNS[unit]})|-(?:{_UNIT_ONE[unit]}))\b", question, re.I)]
+    if unit == "card":  # "8 rtx 4090s": a count before a GPU's name
         low = question.lower()
-        m = next((c for start, _ in gpus().spans_in(low)
-                  if (c := re.search(r"(\d+)\s*(?:x\s*)?$", low[:start]))), None)
-    return int(m.group(1)) if m else None
+        counts += [int(c.group(1)) for start, _ in gpus().spans_in(low) if (c := re.search(r"(\d+)\s*(?:x\s*)?$", low[:start]))]
+    return max(counts, default=None)  # (the fleet's count, not one replica's "4 gpus")
+
+
+def replica_size(question: str) -> int | None:
+    """The GPUs one replica takes, when the question says so ("every pair of mi300x serves one copy", "tp 8")."""
+    if _ONE_PER_CARD.search(question):
+        return 1
+    group = _PER_GROUP.search(question) or _TP.search(question)
+    if group is None:
+        return None
+    said = next(g for g in group.groups() if g)
+    return 2 if said.lower() == "pair" else int(said)
 
 
 def replicas_counted(question: str) -> int | None:
@@ -93,11 +117,15 @@ def replicas_counted(question: str) -> int | None:
     m = _REPLICAS.search(question)
     if m:
         return int(next(g for g in m.groups() if g))
-    group = _PER_GROUP.search(question) or _TP.search(question)
-    gpus = _units_counted(question, "card") if group else None
+    copies = _COPIES.search(question)
+    if copies:
+        return int(count_value(copies.group(1)))
+    if _ONE_PER_NODE.search(question):
+        return _units_counted(question, "node")
+    size = replica_size(question)
+    gpus = _units_counted(question, "card") if size else None
     if not gpus:
         return None
-    size = 2 if group.group(1).lower() == "pair" else int(group.group(1))
     return gpus // size if size and gpus % size == 0 and gpus > size else None
 
 
@@ -125,7 +153,7 @@ def _split_batch(question: str) -> tuple[str, list[str]]:
     if m is None or _ALL_OF_THEM.search(question[m.end():]):
         return question, []  # (the fleet's total is asked: the batch is all of them)
     units = m.group("m")
-    unit = _singular(m.group("unit"))
+    unit = _singular(m.group("unit") or "them")  # ("384 users spread evenly": over the replicas said elsewhere)
     if units is None and unit in ("replica", "them"):  # "… over the replicas" of "dp 8 × tp 2", "16 h200s with tp 8"
         units = replicas_counted(question) or (_units_counted(question, "card") if _ONE_PER_CARD.search(question) else None)
     if units is None:  # "… balanced across the nodes", their count said elsewhere ("3 nodes", "3 boxes of 8 h20")
@@ -133,6 +161,8 @@ def _split_batch(question: str) -> tuple[str, list[str]]:
         if counted is None and re.fullmatch(_UNIT_ONE["node"], unit):  # ("2 trn2 instances of 16 chips" read as nodes)
             counted = re.search(r"\b(\d+)\s+nodes\b", question[:m.start()], re.I)
         units = counted.group(1) if counted else None
+        if units is None and re.fullmatch(_UNIT_ONE["card"], unit):  # "over the gpus" of "6 a100 80gb"
+            units = _units_counted(question, "card")
     n = int(m.group("n").replace(",", ""))
     if not units or int(units) < 2 or n % int(units):
         return question, []
@@ -142,11 +172,13 @@ def _split_batch(question: str) -> tuple[str, list[str]]:
     return question[:m.start()] + new + question[m.end():], [note]
 
 
-_ONE_PER_CARD = re.compile(r"\bone\s+replica\s+(?:per|on\s+each)\s+(?:gpu|card|chip)\b", re.I)
+# "one replica per card", "one replica of llama 3.1 8b in int8 per card", "one replica per l4"
+_ONE_PER_CARD = re.compile(r"\bone\s+(?:[\w.-]+\s+){0,4}?(?:replica|copy)\s+(?:of\s+(?:[\w.-]+\s+){1,5}?)?(?:\([^()]{1,20}\)\s+)?"
+                           r"(?:(?:per|on\s+each)\s+(?:gpu|card|chip|[a-z]{1,3}\d{1,3}[a-z]?)\b|on\s+each\b(?=\s*[,;.]))", re.I)
 
 
 def _singular(unit: str) -> str:
-    return "box" if unit.lower() == "boxes" else unit.lower().rstrip("s")
+    return {"boxes": "box", "copies": "replica"}.get(unit.lower(), unit.lower().rstrip("s"))
 
 
 def asks_fleet_kv(question: str) -> bool:

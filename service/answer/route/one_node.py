@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .fleet import replica_size
+
 _NODE = r"(?:node|tray|box|server|tower|host|machine|instance|workstation)"
 _SHARDED = r"(?:tp|tensor[- ]parall?el(?:ism)?|sharded|split|spread)"
 # "tp over one node", "tensor-parallel across a single tray", "split over that node's gpus", "tp inside each box"
@@ -38,11 +40,17 @@ _EVEN_SHARE = re.compile(r"\b(?P<replicas>\d+)\s+(?:[\w.-]+\s+){0,4}?replicas\b[
                          re.I)
 
 
+_REPLICAS_SAID = re.compile(r"\b(?:replicas?|copies|copy)\b", re.I)
+
+
 def replica_gpus(question: str, values: dict) -> tuple[int, str] | None:
     """The GPUs one replica is sharded over, when the question puts it on one node of several or shares the GPUs
     evenly among replicas; with the note to say."""
     even = _EVEN_SHARE.search(question)
     gpus = values.get("gpus")
+    size = replica_size(question) if _REPLICAS_SAID.search(question) else None
+    if size and gpus and gpus > size:  # "every pair of mi300x serves one copy", "one replica per card" of 12
+        return size, f"one replica takes {size} of the {gpus} GPUs"
     if even and gpus and gpus % int(even.group("replicas")) == 0 and gpus > int(even.group("replicas")):
         share = gpus // int(even.group("replicas"))
         return share, f"“{even.group(0)}”: each replica is sharded over {share} of the {gpus} GPUs"
