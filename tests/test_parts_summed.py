@@ -45,6 +45,18 @@ from routing import assert_routed
     # "at the end of generation" says when, and asks no decode
     ("llama 3.1 70b fp8 on 2 h200s, 30 users with 8k inputs and 2k outputs, fp8 kv — free memory per card at the end "
      "of generation?", "memory", {"context": 10240, "batch": 30, "primary": "free_bytes"}),
+    # fourth batch (166): "tokens in | tokens out", "input/output seq len", guidellm's prompt_tokens/output_tokens,
+    # training stages said as bare sizes
+    ("our endpoint shows per request \"tokens in: 6,000 | tokens out: 1,000\" for qwen2.5 7b; 20 at once, bf16 kv — kv "
+     "once they have all finished?", "kv_cache", {"context": 7000, "batch": 20}),
+    ("llama 3.1 8b, \"input seq len 2000, output seq len 6000\", batch 8, bf16 kv — kv at completion?", "kv_cache",
+     {"context": 8000, "batch": 8}),
+    ("llama 3.1 8b bf16 on one h100, guidellm --data prompt_tokens=900,output_tokens=100 at concurrency 64, bf16 kv — "
+     "ms per step at the end of the run?", "decode", {"context": 1000, "batch": 64}),
+    ("qwen2.5 7b on 1T pretraining tokens + 200B of midtraining on 64 h100s in bf16 at 40% mfu — days?", "training",
+     {"tokens": 1_200_000_000_000}),
+    ("llama 3.1 8b: 3T of pretraining, then 400B of continued pretraining and 100B of long-context, 512 h100s, bf16, "
+     "40% mfu — days?", "training", {"tokens": 3_500_000_000_000}),
 ])
 def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
     routed = assert_routed(question, calculator, expected)

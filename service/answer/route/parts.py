@@ -87,14 +87,23 @@ def _same_kind(a, b) -> bool:
 
 def _token_sizes(doc: Doc, tags: list, figures: list, j: int) -> bool:
     """"800B english + 200B multilingual tokens", "300B general + 100B code + 50B math tokens": bare sizes joined
-    one after another, which the word "tokens" after the last of them counts."""
+    one after another, which the word "tokens" after the last of them counts; or each said of a training stage
+    ("1.2T pretraining tokens + 300B of midtraining", "2T of pretraining, then 300B of … and 200B of long-context")."""
     for a, b in zip(figures[j:], figures[j + 1:]):
         if not (_kind(a.key) in ("size_name", "tokens") and b.key == "size_name" and min(a.value or 0, b.value or 0) >= 1e9
                 and _joined(doc, tags, a, b)):
             return False
-        if _tokens_follow(doc, b):
+        if _tokens_follow(doc, b) or (_of_a_stage(doc, a) and _of_a_stage(doc, b)):
             return True
     return False
+
+
+_STAGES = {"pretraining", "pre-training", "midtraining", "mid-training", "annealing", "continued", "sft", "code",
+           "long-context", "long", "web", "math", "tokens", "token", "data"}
+
+
+def _of_a_stage(doc: Doc, t) -> bool:
+    return any(w.lower_ in _STAGES for w in doc[t.end:t.end + 3])
 
 
 def _tokens_follow(doc: Doc, t) -> bool:
@@ -140,10 +149,12 @@ def _figure(n: int) -> str:
     return rf"(?P<n{n}>\d+(?:,\d{{3}})*(?:\.\d+)?)(?:\s*(?P<k{n}>[kK]))?"
 
 
-_PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompts?|inputs?|isl|in|prefill|system\s+prompt|"
+_PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompt_tokens|input_tokens|tokens\s+in|"
+                 r"input\s+seq(?:uence)?\s+len(?:gth)?|prompts?|inputs?|isl|in|prefill|system\s+prompt|"
                  r"system\s+part|user\s+part|history|chat\s+history|document|doc|new\s+(?:msg|message)|prefix|suffix|"
                  r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction|query")
-_OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|outputs?|osl|out|completions?|generated|generation|generates|"
+_OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|output_tokens|completion_tokens|tokens\s+out|"
+                 r"output\s+seq(?:uence)?\s+len(?:gth)?|outputs?|osl|out|completions?|generated|generation|generates|"
                  r"reply|replies|answers?|final\s+answer|middle|"
                  r"decode|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
                  r"summary|decode\s+steps|steps\s+of\s+decode|tokens\s+generated")
@@ -170,7 +181,7 @@ _PART = re.compile(
     rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|\s+)"
     rf"{_figure(2)}(?![\w.]|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
     re.I)
-_JOINED = re.compile(r"^\s*(?:\+|/|,|;|and|plus|then|with|&|->|→|\.|--)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
+_JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
                      r"(?:(?:is|are)\s+)?$", re.I)
 _PROMPT_ONLY = re.compile(r"\b(?:right\s+)?after\s+(?:the\s+)?prefill\b|\bbefore\s+(?:it|they|decoding|generation|the\s+first\s+"
                           r"(?:output\s+)?token)\b|\bprompt\s+(?:alone|only)\b|\bonly\s+the\s+prompt\b|\bend\s+of\s+prefill\b|"
