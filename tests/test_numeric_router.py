@@ -2302,6 +2302,14 @@ def test_a_busy_message_keeps_what_the_ask_needs(question, calculator, expected)
     _assert_routed(question, calculator, expected)
 
 
+def test_an_ask_naming_no_model_is_about_the_clause_sharing_its_word():
+    # "the ten analysts" names no model: the clause that speaks of analysts does (and "the 8x22B" is a second model)
+    routed = _assert_routed("Ten analysts each keep a 16,000-token history on Llama 3.1 8B with a bf16 KV cache; the "
+                            "8x22B appeal model sees 4 at 32k and cases close within 2 days. Total cache for the ten "
+                            "analysts?", "kv_cache", {"model": "llama-3.1-8b", "batch": 10, "context": 16000})
+    assert any(note.startswith("read as about Llama 3.1 8B") for note in routed.assumed)
+
+
 def test_a_prefill_rate_stays_when_prefill_is_asked():
     from service.answer.route.background import without_prefill_rate
     kept = "prefill runs about 9,000 tok/s on an h100 — how long does prefill of a 32k prompt take?"

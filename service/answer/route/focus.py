@@ -28,8 +28,9 @@ _ASK_WORDS = re.compile(r"\b(?:how|what(?:'s)?|whats|which)\b", re.I)
 # "and across 4 RTX 6000 Ada cards?", "what if it went to …", "what's the tpu v5p one?": the ask borrows its setup
 _LEANS_BACK = re.compile(r"\b(?:what|how)\s+about\b|\bwhat\s+if\b|\bsame\b|\binstead\b|\bthat one\b|\bthose\b"
                          r"|^\s*(?:\w+:\s*)?(?:and|or|then|now)\b|\bone\s*\?", re.I)
-_SIZE = re.compile(r"\b(?:the|a|an|our|that|their)\s+(\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "the 70B", "a 7b"
-_ANY_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "falcon 40b", "the 8B" (not "16 B/param")
+# "the 70B", "a 7b", "the 8x22B"
+_SIZE = re.compile(r"\b(?:the|a|an|our|that|their)\s+((?:\d+x)?\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)
+_ANY_SIZE = re.compile(r"(?<![\w.])((?:\d+x)?\d+(?:\.\d+)?)\s*b\b(?!\s*/)", re.I)  # "falcon 40b", "the 8B" (not "16 B/param")
 _PART_CODE = re.compile(r"\b[a-z]{1,3}\d{2,4}[a-z]{0,3}\b")  # "h100", "v100", "a10g", "mi300x"
 _NOT_A_PART = re.compile(r"(?:bf|fp|int|tp|pp|dp|ep|cp|nvfp|mxfp|fp8e|e\d|k|b|m|t|gb|tb|ms|us|x|v\d|q\d)\d", re.I)
 _NAMES = {"model": ("MODEL", "UNKNOWN_MODEL"), "gpu": ("GPU", "UNKNOWN_GPU")}
@@ -62,7 +63,7 @@ def as_one_subject(question: str) -> tuple[str, list[str]]:
     ends_at = [k for k in range(ask) if re.search(r"[.;?!]\s*$", clauses[k]) or "\n" in ends[k]]
     sentences = [range(a + 1, b + 1) for a, b in zip([-1] + ends_at, ends_at)][::-1]  # the ones before, nearest first
     start = ends_at[-1] + 1 if ends_at else 0
-    subjects = {kind: _asked_about(names, ask, start, sentences) for kind, names in named.items()
+    subjects = {kind: _asked_about(names, ask, start, sentences, clauses) for kind, names in named.items()
                 if len(set().union(*names)) > 1}  # (only where the message names more than one)
     # a clause goes when what it names are others: one naming a subject stays, and so does one naming the only part
     # (or model) of a kind the ask leaves open ("llama 3.1 8b does 50 tok/s on an a100. on an h100?": the model)
@@ -98,9 +99,14 @@ def _names(tags: list, clause: str, kind: str) -> set[str]:
     written ("?mistral" for "the Mistral setup", "?7b" for "the 7B run")."""
     names = {t.key if t.label in ("MODEL", "GPU") else "?" + t.text.lower() for t in tags if t.label in _NAMES[kind]}
     if kind == "model" and not names:
-        names = {f"?{float(m.group(1)):g}b" for m in _SIZE.finditer(clause)}
+        names = {f"?{_size(m.group(1))}b" for m in _SIZE.finditer(clause)}
         names |= {"?" + w for w in re.findall(r"[a-z]+", clause.lower()) if w in _families()}
     return names
+
+
+def _size(said: str) -> str:
+    """"70" → "70", "7.0" → "7", "8x22" → "8x22": a size as the registry's ids write it."""
+    return said.lower() if "x" in said.lower() else f"{float(said):g}"
 
 
 @lru_cache(maxsize=1)
@@ -137,14 +143,32 @@ def _shown(kind: str, name: str) -> str:
     return spec.name if spec else name.lstrip("?")
 
 
-def _asked_about(names: list[set[str]], ask: int, start: int, sentences: list[range]) -> str | None:
-    """The subject: what the asking clause names, else what its sentence names before it, else (its sentence naming
-    nothing) what the nearest sentence before names."""
+def _asked_about(names: list[set[str]], ask: int, start: int, sentences: list[range], clauses: list[str]) -> str | None:
+    """The subject: what the asking clause names, else what its sentence names before it, else what the clauses
+    sharing the ask's own word name ("Total cache for the ten agents?" of "Ten support agents … on Mixtral 8x7B"),
+    else (its sentence naming nothing) what the nearest sentence before names."""
     if names[ask]:
         return _subject(names[ask])
     if any(names[start:ask]):
         return _subject(set().union(*names[start:ask]))
-    return _nearest_named(names, sentences)
+    return _by_shared_word(names, ask, clauses) or _nearest_named(names, sentences)
+
+
+# words of an ask that say nothing of which setup it means
+_PLAIN = {"what", "whats", "what's", "total", "cache", "memory", "much", "many", "tokens", "token", "bytes", "left",
+          "free", "that", "this", "with", "from", "need", "needs", "does", "long", "time", "size", "each", "they",
+          "their", "them", "give", "please", "only", "just", "about", "into", "over", "across", "which", "would",
+          "could", "should", "there", "here", "weights", "plus", "together", "hold", "holds", "take", "takes", "want",
+          "figure", "number", "then", "those", "these", "than", "more", "less", "used", "using", "come", "comes"}
+
+
+def _by_shared_word(names: list[set[str]], ask: int, clauses: list[str]) -> str | None:
+    """The one subject named by the clauses that share a word of the ask that is its own ("agents", "moderation")."""
+    words = {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", clauses[ask].lower()) if w not in _PLAIN}
+    sharing = [k for k, c in enumerate(clauses) if k != ask and names[k]
+               and words & {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", c.lower())}]
+    subjects = set().union(*(names[k] for k in sharing)) if sharing else set()
+    return _subject(subjects) if not any(n.startswith("?") for n in subjects) else None
 
 
 def _nearest_named(names: list[set[str]], sentences: list[range]) -> str | None:

@@ -490,7 +490,8 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
               "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots", "rollouts", "samples",
               "completions", "convo", "convos", "threads", "traces", "loops", "agents", "trajectories", "dialogs",
-              "dialogues", "customers", "visitors", "shoppers", "students", "employees", "callers", "players"),
+              "dialogues", "customers", "visitors", "shoppers", "students", "employees", "callers", "players",
+              "analysts", "reviewers", "annotators", "testers"),
 }
 # Units: the typed word → (kind, pint unit).
 _BYTE_UNITS = {
