@@ -98,3 +98,14 @@ def test_printed_items_overrides_and_config_yaml_name_their_figures():
     assert_routed(">>> print(OmegaConf.to_yaml(cfg))\nmodel: llama-3.1-70b\nweights: fp8\naccelerator: H200\n"
                   "tensor_parallel: 2\nmax_seqs: 12\nmax_len: 32768\nkv_cache: fp8\n\n>>> # headroom per device?",
                   "memory", {"batch": 12, "context": 32768, "tp": 2})
+
+
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    # a printed config's max_len is the context, its hbm_eff the bandwidth efficiency (batch 164)
+    (">>> print(spec)\nmodel='llama-3.1-8b' weights='bf16' kv_dtype='fp8' max_len=16384 concurrency=12\n>>> # weights + "
+     "the fp8 kv of all 12 seqs at max_len. total?", "memory", {"context": 16384, "batch": 12}),
+    (">>> print(summary_line)\nllama-3.1-8b bf16 | 1x H100 SXM | bs=1 | kv=not counted | hbm_eff=0.75\n>>> # "
+     "bandwidth-bound decode tok/s at that hbm efficiency?", "decode", {"efficiency": 0.75}),
+])
+def test_printed_config_keys_name_their_figures(question, calculator, expected):
+    assert_routed(question, calculator, expected)

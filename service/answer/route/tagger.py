@@ -279,8 +279,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "days": ("days", "weeks", "day", "wall clock", "wall-clock", "time to train", "how many days"),
     "mfu": ("mfu", "model flops utilization", "model flop utilization", "utilization", "utilisation"),
     # collectives
-    "busbw": ("busbw", "bus bandwidth", "bus bw", "bus-bw"),
-    "algbw": ("algbw", "algorithm bandwidth", "alg bw", "algo bandwidth", "alg bandwidth", "algorithmic bandwidth"),
+    "busbw": ("busbw", "busbw gbps", "bus bandwidth", "bus bw", "bus-bw"),
+    "algbw": ("algbw", "algbw gbps", "algorithm bandwidth", "alg bw", "algo bandwidth", "alg bandwidth", "algorithmic bandwidth"),
     "bandwidth": ("bandwidth", "bw",
                   # plain words: "how fast can it move data in and out of its VRAM"
                   "move data in and out", "move data to and from", "shovel data", "in and out of its vram",
@@ -327,7 +327,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "context": ("context", "ctx", "context length", "context window", "sequence length", "seq len", "seqlen",
                 "max model len",  # vLLM's --max-model-len
                 "seq", "seq length", "seq_len",
-                "sequence len", "sequence", "prompt", "prompt length", "prompts", "contexts", "history", "input length"),
+                "sequence len", "sequence", "prompt", "prompt length", "prompts", "contexts", "history", "input length",
+                "max len", "max length", "max seq len", "max sequence length"),  # (printed configs: "max_len=24576")
     "each": ("each", "per node", "per server", "per box", "in each", "apiece", "per host"),
     "tp": ("tp", "tensor parallel", "tensor parallelism", "tensor-parallel", "tensor parallel degree",
            "tensor parallelism degree", "tensor", "tp degree", "tp size", "tensor model parallel size",
@@ -340,7 +341,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "shard_group": ("shard group", "shard groups", "shard group size", "sharding group", "sharding groups"),
     "nodes_label": ("nnodes", "num nodes", "node count"),  # torchrun's --nnodes and --nproc-per-node
     "per_node_label": ("nproc per node", "gpus per node", "ngpus per node"),
-    "efficiency": ("efficiency", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
+    "efficiency": ("efficiency", "hbm eff", "bw eff", "mem eff", "bandwidth eff", "of peak", "of peak bandwidth", "bandwidth efficiency", "of the bandwidth",
                    "of bandwidth", "of hbm bandwidth", "of theoretical", "of the memory bandwidth",
                    "of memory bandwidth", "of its bandwidth", "of its memory bandwidth", "of its hbm bandwidth",
                    "of its peak", "of peak bw", "of the bw", "of its bw"),
