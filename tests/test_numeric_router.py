@@ -2262,6 +2262,17 @@ def test_a_hierarchy_fourth_batch(question, calculator, expected):
     _assert_routed(question, calculator, expected)
 
 
+@pytest.mark.parametrize("question, gpus", [
+    ("each node = 8 h200 and the job requests 5 nodes. llama 3.1 8b on 1T tokens, bf16 at 40% mfu — days?", 40),
+    ("our h100 cluster is 256 gpus in 8-gpu nodes and we get 12 of those nodes. llama 3.1 8b on 1T tokens, bf16 at "
+     "40% mfu — days?", 96),
+    ("we have 20 h100 boxes of 8 cards but a quarter of the boxes are down for maintenance. llama 3.1 8b on 1T tokens, "
+     "bf16 at 40% mfu — days?", 120),
+])
+def test_the_jobs_share_of_the_nodes(question, gpus):
+    _assert_routed(question, "training", {"gpus": gpus})
+
+
 def test_a_grid_of_boxes_counts_boxes():
     routed = _assert_routed("2×3 grid of servers, 8 h100 per server — all-reduce of 1 GB over every gpu, time?",
                             "collective", {"nodes": 6, "gpus_per_node": 8})

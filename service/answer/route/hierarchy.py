@@ -81,7 +81,34 @@ _SHAPE = re.compile(r"(?<![\w.])(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?=\
 
 # "8 h200 per node, 20 nodes": what a node holds said before the nodes are counted (it was read as 8 GPUs in all)
 _PER_NODE_FIRST = re.compile(rf"\b(?P<per>{_COUNT[1:-1]})\s+(?P<part>(?:[\w.-]+\s+){{0,2}}?)per\s+node,?\s+(?:and\s+)?"
+                             # ("8 mi325x per node and the job requests 7 nodes")
+                             r"(?:(?:the\s+)?(?:job|run|we)\s+(?:requests?|gets?|uses?|has|have|takes?|spans?)\s+)?"
                              rf"(?P<nodes>\d+\s+(?:nodes|servers|hosts|boxes|machines))\b", re.I)
+# "our cluster is 512 gpus in 8-gpu nodes and we get 20 of those nodes": the job's nodes, each holding that many
+_SOME_OF_NODES = re.compile(r"\b\d+\s+(?P<part>(?:[\w.-]+\s+){0,2}?)(?:gpus|cards|chips)\s+in\s+(?P<per>\d+)[- ](?:gpu|card|chip)\s+"
+                            r"(?:nodes|servers|boxes|hosts)\b[^.;?!]{0,30}?\b(?:get|gets|use|uses|have|has|take|takes)\s+"
+                            r"(?P<used>\d+)\s+of\s+(?:those|these|the|them)(?:\s+(?:nodes|servers|boxes|hosts))?", re.I)
+# "16 h20 boxes of 8 cards but a quarter of the boxes are down": the share that is up
+_SHARE_DOWN = re.compile(r"\b(?P<all>\d+)\s+(?P<what>(?:[\w.-]+\s+){0,2}?(?:nodes|servers|boxes|hosts|racks))\b(?P<mid>[^.;?!]{0,40}?)"
+                         r",?\s*(?:but|and|with)\s+(?P<share>a\s+quarter|a\s+third|half|a\s+fifth|a\s+tenth|\d+%)\s+of\s+"
+                         r"(?:the\s+|them\s*)?(?:nodes|servers|boxes|hosts|racks)?\s*(?:are|is)\s+(?:down|offline|out|broken|"
+                         r"in\s+maintenance|drained|reserved)\b(?:\s+for\s+maintenance)?", re.I)
+_SHARES = {"a quarter": 0.25, "a third": 1 / 3, "half": 0.5, "a fifth": 0.2, "a tenth": 0.1}
+
+
+def _some_of_nodes(m: re.Match, text: str) -> tuple[str, str]:
+    said = f"{m.group('used')} nodes x {m.group('per')} {m.group('part')}gpus"
+    return text[:m.start()] + said + text[m.end():], f"“{m.group(0)}”: the job's {said}"
+
+
+def _share_down(m: re.Match, text: str) -> tuple[str, str] | None:
+    share = m.group("share").lower()
+    down = float(share[:-1]) / 100 if share.endswith("%") else _SHARES[re.sub(r"\s+", " ", share)]
+    up = int(m.group("all")) * (1 - down)
+    if not up.is_integer() or up < 1:
+        return None
+    said = f"{up:g} {m.group('what')}{m.group('mid')}"
+    return text[:m.start()] + said + text[m.end():], f"“{m.group(0)}”: {up:g} {m.group('what').split()[-1]} up"
 
 
 # "16 rtx 4090s, 4 to a box", "32 l4 cards at 8 per server": the GPUs counted in all, then how many a node holds
@@ -104,7 +131,9 @@ def as_nodes(question: str) -> tuple[str, list[str]]:
     """The question with each count of racks, pods, halls… multiplied into the nodes under it, and a note of each."""
     question, shapes = each_match_rewritten(_SHAPE, question, _shape)
     question, to_a_node = each_match_rewritten(_TO_A_NODE, question, _to_a_node)
-    shapes += to_a_node
+    question, some = each_match_rewritten(_SOME_OF_NODES, question, _some_of_nodes)
+    question, down = each_match_rewritten(_SHARE_DOWN, question, _share_down)
+    shapes += to_a_node + some + down
     question = _TRAYS.sub(lambda m: f"{m.group(1)} nodes x ", question)
     question = _PART_MACHINES.sub(_part_machines, question)
     question = _NODE_HOLDS.sub(_holds_after_count, _EACH_WITH.sub(r"\1, each node has ", question))
@@ -135,7 +164,8 @@ def _node_holds(m: re.Match) -> str:
 def _holds_after_count(m: re.Match) -> str:
     """"4 nodes, each node has 8 H200s": what a node holds, said after the nodes are counted (said before, the levels
     above or `_nodes_counted_first` read it)."""
-    counted = re.search(rf"\d[\d,]*\s+{_LOWER}", m.string[:m.start()], re.I)
+    counted = re.search(rf"\d[\d,]*\s+{_LOWER}", m.string[:m.start()], re.I) or re.search(
+        rf"\d[\d,]*\s+{_LOWER}", m.string[m.end():], re.I)  # ("each node = 8 mi325x and the job requests 7 nodes")
     return _node_holds(m) if counted else m.group(0)
 
 
