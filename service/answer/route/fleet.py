@@ -1,4 +1,4 @@
-"""A KV cache asked for a whole fleet → one batch: the sequences of every replica, node or tray added up.
+"""A fleet of replicas → one replica's share, or the fleet's KV cache as one batch.
 
 "kv for the whole fleet: 12 replicas x 24 concurrent chats x 16k tokens each", "a node of 8 gpus each running its
 own replica with 64 users at 4k — total kv across the node", "3 racks × 4 nodes, each node serving 32 sequences at
@@ -6,7 +6,10 @@ own replica with 64 users at 4k — total kv across the node", "3 racks × 4 nod
 trays". Read as typed, the batch was one replica's, and the fleet's count a figure left over (or a GPU count). The
 KV cache of a fleet is one replica's times the replicas: the batch becomes the sequences of all of them, said in the
 Assumed line. Only for the KV cache, whose size depends on nothing but the sequences it holds: a fleet's throughput
-or memory per GPU is not one calculation.
+or memory per GPU is not one calculation. The other way round, users spread evenly over the replicas and asked of
+one are that one's share. Replicas are counted as said ("dp 6", "three copies"), or as the fleet's GPUs over the
+GPUs one replica takes ("32 h100s split into tp-4 replicas", "every pair of mi300x serves one copy", "one replica
+per chip").
 """
 from __future__ import annotations
 
@@ -80,6 +83,11 @@ _PER_GROUP = re.compile(r"\b(?:one|a)\s+(?:replica|copy)\s+per\s+(pair|\d+)\s+(?
                         r"(?:[\w.-]+\s+){0,3}?(?:replica|copy)\b|\breplicas\s+of\s+(\d+)\b"
                         r"|\beach\s+replica\s+(?:takes\s+|is\s+|uses\s+|on\s+|spans\s+)?(\d+)\s+(?:gpus|cards|chips)\b", re.I)
 _COPIES = re.compile(rf"\b{_COUNT}\s+(?:copies|instances)\s+of\b", re.I)
+# "one replica per card", "one replica of llama 3.1 8b in int8 per card", "one replica per l4"
+_ONE_PER_CARD = re.compile(r"\bone\s+(?:[\w.-]+\s+){0,4}?(?:replica|copy)\s+(?:of\s+(?:[\w.-]+\s+){1,5}?)?(?:\([^()]{1,20}\)\s+)?"
+                           r"(?:(?:per|on\s+each)\s+(?:gpu|card|chip|[a-z]{1,3}\d{1,3}[a-z]?)\b|on\s+each\b(?=\s*[,;.]))", re.I)
+# a rate asked: a fleet's throughput is no one calculation
+_RATE = re.compile(r"tok(?:ens)?/s|tokens? per second|ms per token|latency|step time", re.I)
 _UNIT_NOUNS = {"node": r"nodes|boxes|servers|instances|machines|hosts", "card": r"gpus|cards|chips|accelerators"}
 _UNIT_ONE = {"node": r"node|box|server|instance|machine|host", "card": r"gpu|card|chip|accelerator"}  # "a 32-chip slice"
 
@@ -172,11 +180,6 @@ def _split_batch(question: str) -> tuple[str, list[str]]:
     return question[:m.start()] + new + question[m.end():], [note]
 
 
-# "one replica per card", "one replica of llama 3.1 8b in int8 per card", "one replica per l4"
-_ONE_PER_CARD = re.compile(r"\bone\s+(?:[\w.-]+\s+){0,4}?(?:replica|copy)\s+(?:of\s+(?:[\w.-]+\s+){1,5}?)?(?:\([^()]{1,20}\)\s+)?"
-                           r"(?:(?:per|on\s+each)\s+(?:gpu|card|chip|[a-z]{1,3}\d{1,3}[a-z]?)\b|on\s+each\b(?=\s*[,;.]))", re.I)
-
-
 def _singular(unit: str) -> str:
     return {"boxes": "box", "copies": "replica"}.get(unit.lower(), unit.lower().rstrip("s"))
 
@@ -184,9 +187,6 @@ def _singular(unit: str) -> str:
 def asks_fleet_kv(question: str) -> bool:
     """Whether the question asks the KV cache of a whole fleet ("total kv over all the replicas")."""
     return bool(_KV.search(question) and _ALL_OF_THEM.search(question) and not _RATE.search(question))
-
-
-_RATE = re.compile(r"tok(?:ens)?/s|tokens? per second|ms per token|latency|step time", re.I)
 
 
 def as_fleet_batch(question: str) -> tuple[str, list[str]]:

@@ -5,7 +5,9 @@ over its 8 gpus", "32 l40s across 4 servers, each server one llama replica tenso
 racks we only get one node … split over that node's gpus". The cluster is counted, but the model is sharded over one
 node: the memory per GPU and the decode speed are one replica's. Read as typed, every GPU of the cluster went into
 the tensor-parallel group, and a step came out ten times too short, with confidence. GPUs shared evenly among
-replicas ("4 … replicas on our 16 mi355x, every replica tensor-parallel over the same number of gpus") are 4 each.
+replicas ("4 … replicas on our 16 mi355x, every replica tensor-parallel over the same number of gpus") are 4 each,
+and a replica that takes a stated share of the fleet ("every pair of mi300x serves one copy", "one replica per card")
+takes that many (fleet.py counts the share).
 """
 from __future__ import annotations
 
@@ -28,8 +30,6 @@ _REPLICA_PER = re.compile(rf"\beach\s+{_NODE}\s+(?:(?:runs|serves|hosts|holds|is
 # "… over its 8 gpus", "tensor-parallel over its cards": the node's own GPUs, once a replica is one node's
 _OVER_ITS = re.compile(rf"\b(?:{_SHARDED}|replica)\b[^.;?!]{{0,25}}?\b(?:over|across)\s+(?:all\s+)?(?:its|the\s+node's|their)\s+"
                        r"(?:own\s+)?(?P<n>\d+\s+)?(?:gpus?|cards?|chips?|accelerators?)\b", re.I)
-
-
 # "deepseek v3 with tp over 2 trays" of an NVL72: that many nodes' GPUs
 _OVER_SOME = re.compile(rf"\b{_SHARDED}\b[^.;?!]{{0,25}}?\b(?:over|across|spanning)\s+(?P<k>\d|two|three|four)\s+{_NODE}(?:e?s)\b",
                         re.I)
@@ -38,8 +38,6 @@ _SMALL = {"two": 2, "three": 3, "four": 4}
 _EVEN_SHARE = re.compile(r"\b(?P<replicas>\d+)\s+(?:[\w.-]+\s+){0,4}?replicas\b[^.;?!]{0,60}?\b(?:(?:over|across|on)\s+"
                          r"(?:the\s+)?(?:same|an?\s+equal)\s+(?:number|count|share)\s+of\s+(?:gpus|cards|chips)|evenly|equally)\b",
                          re.I)
-
-
 _REPLICAS_SAID = re.compile(r"\b(?:replicas?|copies|copy)\b", re.I)
 
 
