@@ -84,7 +84,6 @@ _BANDWIDTH = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[GT]b/s|[GT]B/s|[GT]bp
 # TB/s and our kernels hit 19.2 Tbit/s of it"
 _RATE = r"\d+(?:\.\d+)?\s*(?:[GT]i?B/s|[GT]b/s|[GT]bit/s|[GT]bps)"
 _FLOPS = r"\d+(?:\.\d+)?\s*[TPE]FLOP(?:/s|S)\b"
-_FLOP_SCALE = {"T": 1e12, "P": 1e15, "E": 1e18}
 _MEASURED = [re.compile(pattern, re.I) for pattern in (
     rf"(?P<got>{_RATE})\s+(?:out\s+)?of\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,4}}?)(?P<peak>{_RATE})",
     rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,60}}?)\b(?:hit|hits|get|gets|see|sees|reach|reaches|achieve|achieves|"
@@ -103,9 +102,9 @@ _MEASURED = [re.compile(pattern, re.I) for pattern in (
 )]
 
 
-def _bytes_per_second(rate: str) -> float | None:
-    """The rate as the tagger reads it ("200 Gb/s" and "19.2 Tbit/s" are bits; lower-case "gb/s" is bytes, as
-    everywhere else in the question)."""
+def _rate(rate: str) -> float | None:
+    """The rate as the tagger reads it, in bytes or FLOP per second ("200 Gb/s" and "19.2 Tbit/s" are bits; lower-case
+    "gb/s" is bytes, as everywhere else in the question; "900 TFLOP/s" is 9e14)."""
     return next((t.value for t in tag(rate).tags if t.label == "QUANTITY" and t.value), None)
 
 
@@ -119,8 +118,8 @@ def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
         return (text[:m.start()] + m.group("got") + between + text[m.end():],
                 f"“{m.group(0)}”: the collective runs at {m.group('got')}")
     if re.fullmatch(_FLOPS, m.group("peak"), re.I):
-        got, peak = _flops(m.group("got")), _flops(m.group("peak"))
-        if not 0 < got <= peak:
+        got, peak = _rate(m.group("got")), _rate(m.group("peak"))
+        if not (got and peak and 0 < got <= peak):
             return None
         return (text[:m.start()] + f"mfu {got / peak:.4g}" + text[m.end():],
                 f"“{m.group('got')}” of “{m.group('peak')}” read as an MFU of {got / peak:.1%}".replace(".0%", "%"))
@@ -128,7 +127,7 @@ def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
     if unitless and float(m.group("got")) <= 1:
         return None  # ("kernels at 0.75 of the 4.8TB/s": the share itself, read where efficiencies are)
     got_said = m.group("got") + (" " + _unit(m.group("peak")) if unitless else "")
-    got, peak = _bytes_per_second(got_said), _bytes_per_second(m.group("peak"))
+    got, peak = _rate(got_said), _rate(m.group("peak"))
     kept = got / peak if got and peak else 0
     if not 0 < kept <= 1:
         return None
@@ -140,11 +139,6 @@ def _measured_share(m: re.Match, text: str) -> tuple[str, str] | None:
 
 def _unit(rate: str) -> str:
     return re.sub(r"^[\d.\s]+", "", rate)
-
-
-def _flops(rate: str) -> float:
-    number = re.match(r"\d+(?:\.\d+)?", rate)
-    return float(number.group(0)) * _FLOP_SCALE[re.search(r"[TPE](?=FLOP)", rate, re.I).group(0).upper()]
 
 
 # "seven tenths of peak", "three quarters of the nameplate": the share as the figure the tagger reads

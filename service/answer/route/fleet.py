@@ -83,9 +83,11 @@ _PER_GROUP = re.compile(r"\b(?:one|a)\s+(?:replica|copy)\s+per\s+(pair|\d+)\s+(?
                         r"(?:[\w.-]+\s+){0,3}?(?:replica|copy)\b|\breplicas\s+of\s+(\d+)\b"
                         r"|\beach\s+replica\s+(?:takes\s+|is\s+|uses\s+|on\s+|spans\s+)?(\d+)\s+(?:gpus|cards|chips)\b", re.I)
 _COPIES = re.compile(rf"\b{_COUNT}\s+(?:copies|instances)\s+of\b", re.I)
-# "one replica per card", "one replica of llama 3.1 8b in int8 per card", "one replica per l4"
+# "one replica per card", "one replica of llama 3.1 8b in int8 per card", "one replica per l4", "each gpu is its own
+# replica"
 _ONE_PER_CARD = re.compile(r"\bone\s+(?:[\w.-]+\s+){0,4}?(?:replica|copy)\s+(?:of\s+(?:[\w.-]+\s+){1,5}?)?(?:\([^()]{1,20}\)\s+)?"
-                           r"(?:(?:per|on\s+each)\s+(?:gpu|card|chip|[a-z]{1,3}\d{1,3}[a-z]?)\b|on\s+each\b(?=\s*[,;.]))", re.I)
+                           r"(?:(?:per|on\s+each)\s+(?:gpu|card|chip|[a-z]{1,3}\d{1,3}[a-z]?)\b|on\s+each\b(?=\s*[,;.]))"
+                           r"|\beach\s+(?:gpu|card|chip)\s+(?:is\s+)?its\s+own\s+replica\b", re.I)
 # a rate asked: a fleet's throughput is no one calculation
 _RATE = re.compile(r"tok(?:ens)?/s|tokens? per second|ms per token|latency|step time", re.I)
 _UNIT_NOUNS = {"node": r"nodes|boxes|servers|instances|machines|hosts", "card": r"gpus|cards|chips|accelerators"}
@@ -106,6 +108,11 @@ def _units_counted(question: str, unit: str) -> int | None:
         low = question.lower()
         counts += [int(c.group(1)) for start, _ in gpus().spans_in(low) if (c := re.search(r"(\d+)\s*(?:x\s*)?$", low[:start]))]
     return max(counts, default=None)  # (the fleet's count, not one replica's "4 gpus")
+
+
+def one_replica_per_card(question: str) -> bool:
+    """"one replica per card", "each gpu is its own replica": every GPU holds a whole replica."""
+    return bool(_ONE_PER_CARD.search(question))
 
 
 def replica_size(question: str) -> int | None:

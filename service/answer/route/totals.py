@@ -1,17 +1,17 @@
 """Topology given as totals and ratios → the counts the calculators take.
 
 "2 nodes, 16 mi300x total" (8 a node), "one node = 8 h200, we have 300 nodes", "dp 32 × tp 4" (128 GPUs), "24 l4
-cards … as 6 equal replicas, tensor parallel inside each" (4 a replica), "256 users split evenly over the 4
-replicas" (64 a replica), "240 sessions divided evenly across 5 nodes — kv per node?" (48). Read as typed, a total
-became a per-node count (32 ranks instead of 16), a node count a GPU count, and one replica's batch the fleet's.
-Each rewrite says the count the calculation takes, and the Assumed line how it was worked out.
+cards … as 6 equal replicas, tensor parallel inside each" (4 a replica). Read as typed, a total became a per-node
+count (32 ranks instead of 16) and a node count a GPU count. Each rewrite says the count the calculation takes, and
+the Assumed line how it was worked out. Users split over replicas ("256 users split evenly over the 4 replicas")
+are each replica's share in fleet.py, which reads them first.
 """
 from __future__ import annotations
 
 import re
 
 from .rewrite import count_pattern, count_value, each_match_rewritten
-from .fleet import asks_fleet_kv
+from .fleet import asks_fleet_kv, one_replica_per_card
 
 _N = count_pattern()
 _PART = (r"(?P<part>tpu\s+v\d+\w*(?:\s+chips?)?|[a-z]+[\w-]*\d[\w-]*(?:\s+(?:sxm|pcie|nvl|80gb|40gb|cards?|chips?|gpus?))?|"
@@ -28,14 +28,7 @@ _ONE_NODE_IS = re.compile(rf"\bone\s+(?:node|box|server)\s*(?:=|is|has)\s*(?P<pe
 # "dp 32 × tp 4", "tp 8 × pp 16 × dp 4"
 _DEGREES = re.compile(r"\b(?P<a>dp|tp|pp|ep)\s*=?\s*(?P<an>\d+)\s*[x×*]\s*(?P<b>dp|tp|pp|ep)\s*=?\s*(?P<bn>\d+)"
                       r"(?:\s*[x×*]\s*(?P<c>dp|tp|pp|ep)\s*=?\s*(?P<cn>\d+))?", re.I)
-_SEQS = r"(?:concurrent\s+|parallel\s+|active\s+)?(?P<seqs>users|chats|sessions|requests|sequences|seqs|streams|conversations)"
-# "256 users split evenly over the replicas", "240 concurrent sessions divided evenly across 5 nodes"
-_SPLIT = re.compile(rf"\b(?P<users>\d+)\s+{_SEQS}\s+(?:are\s+)?(?:split|divided|spread|shared)\s+(?:evenly\s+)?"
-                    r"(?:over|across|between|among)\s+(?:the\s+)?(?:(?P<n>\d+)\s+)?(?P<unit>replicas|nodes|boxes|gpus|cards)\b",
-                    re.I)
 _REPLICAS = re.compile(r"\b(?:into\s+|as\s+|running\s+)?(?P<n>\d+)\s+(?:equal\s+)?replicas\b", re.I)
-_ONE_PER_GPU = re.compile(r"\bone\s+replica\s+per\s+(?:gpu|card|chip)\b|\beach\s+(?:gpu|card|chip)\s+(?:is\s+)?its\s+own\s+replica\b",
-                          re.I)
 _PER_REPLICA_ASKED = re.compile(r"\bper[- ](?:user|sequence|seq|request|replica|node|stream)\b|\bone replica\b|\beach replica\b|"
                                 r"\b(?:of|for)\s+one\s+(?:replica|node)\b|tok(?:ens)?/s|tokens per second|ms per token|"
                                 r"latency", re.I)
@@ -100,28 +93,16 @@ _GPU_COUNT = re.compile(r"\b\d+\s*(?:x\s*)?(?:gpus?|cards?|chips?|nodes?|ranks?|
 
 
 def _per_replica(question: str, notes: list[str]) -> str:
-    """Replicas of a fleet, when one replica's (or one user's) figure is asked: its GPUs and its share of the users."""
+    """Replicas of a fleet, when one replica's (or one user's) figure is asked: the GPUs one replica takes."""
     replicas = _REPLICAS.search(question)
-    one_per_gpu = _ONE_PER_GPU.search(question)
-    split = _SPLIT.search(question)
-    if not (replicas or one_per_gpu or split) or not _PER_REPLICA_ASKED.search(question) or asks_fleet_kv(question):
-        return question  # (a fleet's KV cache is all the replicas' sequences: fleet.py counts them)
+    one_per_gpu = one_replica_per_card(question)
+    if not (replicas or one_per_gpu) or not _PER_REPLICA_ASKED.search(question) or asks_fleet_kv(question):
+        return question  # (a fleet's KV cache is all the replicas' sequences, and their users' share: fleet.py)
     total = _GPUS_TOTAL.search(question)
-    n = int(replicas.group("n")) if replicas else None
-    if one_per_gpu and total:
-        n = n or int(total.group("total"))
-    if split:
-        n = int(split.group("n")) if split.group("n") else n
-        if n is None and split.group("unit").lower() in ("gpus", "cards") and total:
-            n = int(total.group("total"))
+    n = int(replicas.group("n")) if replicas else int(total.group("total")) if total else None
     if not n:
         return question
-    if split and int(split.group("users")) % n == 0:
-        share = int(split.group("users")) // n
-        question = question[:split.start()] + f"{share} {split.group('seqs')}" + question[split.end():]
-        notes.append(f"“{split.group(0)}” read as {share} {split.group('seqs')} each ({split.group('users')} ÷ {n})")
-    total = _GPUS_TOTAL.search(question)
-    if total and (replicas or one_per_gpu) and not re.search(r"\b(?:tp|tensor[- ]parallel(?:ism)?)\s*=?\s*\d", question, re.I):
+    if total and not re.search(r"\b(?:tp|tensor[- ]parallel(?:ism)?)\s*=?\s*\d", question, re.I):
         per = 1 if one_per_gpu else int(total.group("total")) / n
         if float(per).is_integer():
             question = question[:total.start()] + f"{per:g} {total.group('part')}" + question[total.end():]
