@@ -1438,6 +1438,134 @@ mixtral 8x7b on 8 l40s over pcie, no nvlink: tp 2 x 4 replicas or tp 8 x 1? is t
 30% of our 40 replicas of llama 3.1 8b run on spot l4s with a 2 minute preemption notice. how do teams drain in flight generations in that window and what happens to the ones that dont finish? | retrieval | intent,topology
 dp 8 with grad accum 16 vs dp 128 with no accum, same 2M token global batch on a 7b. is the optimizer seeing literally the same math, and why do ppl still prefer more dp when they have the gpus? | retrieval | training,topology
 mi300x fleet, 16 replicas of llama 3.1 70b, one per gpu in fp8 at 192 GB each, vs packing 2 models per card. is colocating replicas on 1 gpu ever a good idea or does it just fight over hbm bandwidth? | retrieval | non_nvidia,intent,topology
+why is llama 3.1 70b only 320 kib/token of kv when it has 64 heads? shouldnt it be like 2.5mb | retrieval | intent,quantity_of_model,units,typo
+fp8 vs bf16 kv cache for 70b at 128k ctx, which one would u pick | retrieval | intent,ambiguous
+is kv caching exact or an approximation? like does 8b at 4096 tokens give the same logits as recomputing | retrieval | intent
+deepseek v3 is 70,272 bytes per token but why no x2 for k and v like llama has | retrieval | intent,quantity_of_model,alias
+page says ~750x fewer token passes for a 1000 prompt + 1000 output, what exactly is that 750 comparing | retrieval | intent,template
+bert large 340m at 512 tok, why cant it keep a kv cache the way llama 8b does | retrieval | intent,typo
+why does 70b bf16 crawl at ~24 tok/s on a single h100 when the card does 989 tflops?? | retrieval | intent,units
+what does 'memory bound by a factor of 295' even mean for h100 decode at batch 1 | retrieval | intent,template
+why do output tokens cost 3.5 to 140x more than input ones for llama 8b on an h100 @ $2.50/hr | retrieval | intent,units
+gpt-4o lists $2.50/M in and $10/M out, why is output 4x the price | retrieval | intent,units
+a vendor claims 3000 tok/s single stream on 8b bf16 on one h100, how do i sanity check a claim like that | retrieval | intent
+whats goodput vs plain throughput, the distserve 7.4x thing | retrieval | intent,typo
+vllm paper says only 20.4-38.2% of kv memory held real tokens, where did the other 60-80% go | retrieval | intent
+why did vllm go with 16 token blocks as default and not 64 or 128 | retrieval | intent
+after preemption why recompute instead of swapping the 2 MiB blocks over pcie for llama 8b | retrieval | intent,units
+pagedattention kernel is 20-26% slower than fastertransformer's, so how is vllm 2-4x faster overall?? | retrieval | intent
+in the 8 request static batch example why is slot utilisation only 32.5% when the longest answer is 500 tok | retrieval | intent,template
+orca got 36.9x over fastertransformer on gpt-3 175b, what is selective batching exactly | retrieval | intent,alias
+vllm --max-num-batched-tokens 2048 vs 8192 with 64 running decodes, what am i trading | retrieval | intent
+chunked prefill on 70b tp8, why does every decode step jump from ~8 ms to ~80 ms while a 32k prompt goes in | retrieval | intent,topology,units
+what does xPyD mean, like the 2.9 prefill nodes vs 0.74 decode node example | retrieval | intent,template
+splitwise says a100 -> h100 is 3.43x compute but only 1.64x bw, yet 989/312 is 3.2, which ratio is right | retrieval | intent,ambiguous
+does splitting prefill and decode across 8x h100 pools actually raise tokens/s for 70b or not | retrieval | intent,topology
+why ship the kv over 8 nics in parallel, 0.21 s vs 0.027 s for a 32k prompt on seventy b | retrieval | intent,topology,word_numbers
+mooncake says 115% more requests on a800 and 107% on h800 but elsewhere 75%, which number is the real one | retrieval | intent,ambiguous
+why does putting a timestamp at the top of my 2000 token system prompt kill prefix cache hits | retrieval | intent
+why does ring allreduce send 2(n-1)/n x S per gpu, same at 8 ranks and 1000 ranks?? | retrieval | intent,collective_new
+at what message size does nccl pick tree over ring on 64 gpus, 1mb vs 1gb | retrieval | intent,collective_new,units
+algbw vs busbw, all_reduce_perf shows 250 and 437 on 8 gpus, which one do i hold against nvlink's 450 | retrieval | intent,units
+my 14gb allreduce on 8 h100s takes 90 ms instead of 54, what should i check first | retrieval | intent,units
+why is allreduce exactly reduce-scatter + all-gather, and why does zero-2 on 64 gpus care | retrieval | intent,training,collective_new
+NCCL_PROTO LL vs LL128 vs simple, which one for tiny 4kb tp allreduces on 8 h100 | retrieval | intent,collective_new
+is nvlink 9x or 18x faster than 400g ndr, i keep seeing both numbers | retrieval | intent,units
+why do 800g connectx-8 cards need pcie gen6 when gen5 x16 is ~64gb/s | retrieval | intent,units
+how many gpus max on a two tier fat tree built from 64 port quantum-2 switches | retrieval | topology,word_numbers
+what does a roce fabric need to stay lossless at 400gbps, like the llama 3 one with 16k h100s | retrieval | intent,topology,units
+pipeline bubble with 4 stages and 8 microbatches, why is it 27% idle | retrieval | training,intent
+why cap tp at 8 for llama 3.1 70b, cant i just run tp16 across two hgx nodes | retrieval | topology,training,intent
+how was llama 3 405b split across 16,384 h100s, what tp/pp/dp did meta use | retrieval | training,topology,quantity_of_model
+pp=2 + zero1 vs fsdp zero3 for 70b on 64 h100s, which layout would u go with | retrieval | training,intent
+adamw mixed precision is 16 bytes/param, why keep a fp32 master copy at all if we compute in bf16 | retrieval | training,intent
+hybrid_shard over an 8 gpu node still leaves 141gb per gpu for 70b, so whats even the point of it | retrieval | training,topology,typo
+where does the ~7,800 tokens per gpu threshold for fsdp over 50 gb/s come from | retrieval | training,units
+youngs formula for checkpoint interval on 405b w 16k gpus, why is it sqrt(2CM) | retrieval | training,intent,typo
+spec decoding gives 2.8x at alpha 0.8 gamma 4, why does it stop paying at big batch | retrieval | intent
+mi300x 192gb vs h200 141gb for qwen2.5 72b, why does amd come out ahead there | retrieval | non_nvidia,intent
+whats the break-even utilisation for owning an h100 at $1.61/h vs renting at $2.50/h | retrieval | intent,units
+why do tpus want big static batches, the ~3% util at m=8 on a 128x128 mxu | retrieval | non_nvidia,intent
+rtx 4090 vs 3090 for llama 3.1 8b q4 in ollama, which one should i buy | no_answer | intent,alias
+llama 3.1 70b scores 86 on mmlu vs 88.7 for gpt-4o, why is 70b that close | no_answer | quantity_of_model,intent
+best learning rate for lora rank 16 on mistral 7b, 10k samples at batch 32? | no_answer | training
+how many tonnes of co2 did training llama 3.1 405b on 16k h100s put out | no_answer | quantity_of_model,training
+when does rubin with 288gb hbm4 ship and is it really 2x a b200 | no_answer | intent
+whats a used a100 80gb going for on ebay rn, like 8k? | no_answer | intent,units
+2x rtx 5090 + tensorflow mirroredstrategy at batch 256, how do i set it up | no_answer | intent
+macbook m3 max 128gb vs a 4090 box for local 70b q4 tinkering, worth it? | no_answer | non_nvidia,alias
+intel gaudi 3 had 128gb and 1835 tflops, why did it sell so badly | no_answer | non_nvidia,intent
+sdxl at 1024x1024 ooms on my 8gb 3070, how do i fix it | no_answer | intent,units
+gemma 2 27b vs llama 3.1 70b on one h100 for a support chatbot, which gives better answers | no_answer | intent,ambiguous
+sk hynix hbm3e 12-high price per gb in 2025? | no_answer | units
+nvda dropped 17% on jan 27 2025 after deepseek, was it cuz of the 2.788m gpu hours | no_answer | intent,alias
+whisper large v3 1.55b on a t4, how many hours of audio can it transcribe per hour | no_answer | quantity_of_model
+phi-3 mini 3.8b runs on an iphone 15 pro w 8gb ram, how is it that fast | no_answer | intent
+humaneval for llama 3 70b vs 3.1 70b, did it really go from 81.7 to 80.5? | no_answer | quantity_of_model
+debate in #study-group: for 405b on 32 h100s (4 nodes) should we go tp 8 + pp 4 or tp 8 + fsdp across nodes? which one do ppl actually pick n why | retrieval | intent,training,topology
+how many gpus did meta actually train llama 3 405b on, was it the full 16k h100s or less | retrieval | training,intent
+is it true llama3 405b got interrupted like 466 times in 54 days? what was the #1 cause, gpus or hbm | retrieval | training,intent
+deepseek v3 on 2048 h800s used zero tensor parallel?? pp16 + ep64 only. why would they skip tp | retrieval | training,topology,intent
+ppl keep quoting 2.788M h800 gpu hours for deepseek v3, is that the real number from the paper or twitter math | retrieval | training,intent
+megascale says 55.2% mfu on 12,288 gpus for a 175b, meta got 38-43% on 16k h100s. is bytedance's number legit or cherry picked | retrieval | training,intent
+palm 540b: 46.2% mfu but 57.8% hfu on 6144 tpu v4s, whats the actual difference between the two numbers | retrieval | training,non_nvidia
+chinchilla says ~20 tokens/param but llama 3.1 8b saw 15T tokens (~1900 per param), why would meta overtrain that hard | retrieval | training,intent
+eleuther cookbook says 18 bytes/param for adam mixed precision, the site says 16. who's right | retrieval | training,units
+zero-3 vs fsdp2 for a 13b on 8x a100 80gb, which one do teams actually use in 2026 | retrieval | training,intent,alias
+is it true meta ran the 405b on 400 gbps roce and not infiniband? thought everyone used ib at that scale | retrieval | training,topology,units
+spot h100s up to 90% off w a 2 min warning, worth it for a 3-day 70b finetune or do preemptions eat the discount | retrieval | training,intent
+our 16k gpu run: ckpt save takes ~5 min and mtbf is ~3 hrs, how does youngs rule pick the ckpt interval, whats the logic | retrieval | training,units
+for 10k h100s, why do the designs say storage gets sized for ckpt bursts not data loading? seems backwards | retrieval | training,topology
+at 2.50/hr rent vs buying h100s at ~40k all in, at what utilization does owning win? our inference fleet is like 35% busy | retrieval | intent,units
+whats a realistic $ per million output tokens for llama 3.1 8b on one h100 at batch 64 if we pay 2.5 bucks/hr | retrieval | intent,units
+why do output tokens cost 4x input on gpt-4o ($2.50 vs $10 per 1M), is that pure margin or is there a real reason | retrieval | intent,units
+roughly how many requests per second can one 8xh100 replica of llama 70b take for capacity planning, 1500 in / 300 out tokens | retrieval | intent,ambiguous
+why does everyone say an inference fleet at 70% utilization already 'feels full'? we're at 68% and p99 is spiking | retrieval | intent
+how big is a lora adapter for llama 3.1 70b at rank 16, somebody said ~400mb vs 141gb for a full copy | retrieval | quantity_of_model,alias
+lora rank 16 vs 64 for 200 customer finetunes on one 70b base, does higher rank hurt multi-lora serving much | retrieval | intent
+how many layers and kv heads does llama 3.1 405b have? need it to plan a pp=16 split | retrieval | quantity_of_model,training
+how many experts does kimi k2 have and how many fire per token, vs deepseek v3s 256 routed + 1 shared | retrieval | quantity_of_model
+70b fp8: do we buy 16 h200s (141gb, 4.8tb/s) or 16 h100s for a chat product? budget is the same-ish | retrieval | intent,units
+rtx pro 6000 96gb gddr7 @ 1.6tb/s vs an h100 for an internal llama 8b tool, worth the downgrade or nah | retrieval | intent,units
+mi300x has 192gb and 5.3 tb/s vs h100 80gb / 3.35, so why isnt everyone on amd? whats the catch w rocm | retrieval | non_nvidia,intent
+nvl72 = 72 gpus at 1.8tb/s each, does that mean we can finally run tp=72 for 405b? or is that dumb | retrieval | topology,intent
+gpt-oss-120b ships mxfp4 (4.25 bits), should we requant to fp8 for our h100s or serve it as released | retrieval | intent,alias,units
+fp8 e4m3 tops out at 448 and e5m2 at 57,344 — why do ppl use e5m2 for grads and e4m3 for fwd | retrieval | units,training
+speculative decoding w a 1b drafter at batch 64 on h100, does it still help or is it pointless at that batch | retrieval | intent
+distserve claims 7.4x more requests than vllm. should we disaggregate prefill/decode for a 16 gpu 70b deployment | retrieval | intent
+is it true vllm wastes under 4% of kv memory vs 60-80% in the older servers? where does that come from | retrieval | intent
+vllm --gpu-memory-utilization defaults to 0.9, should i crank it to 0.97 on 80gb cards running 70b fp8 | retrieval | intent,template
+whats a sane ttft and tpot slo for a chat app, like 500ms first token and 50ms/token? how do teams pick | retrieval | intent,units
+a 70b cold start takes like 5+ minutes for us pulling 140gb from s3, how do ppl get it to seconds | retrieval | intent,units
+mig on an h100 80gb: 7x 1g.10gb slices for llama 8b ci jobs, good idea or dumb | retrieval | intent
+deepseek v3.2 sparse attn only looks at 2048 tokens per query, so does the kv cache shrink too or nah | retrieval | intent
+dgx h100 is 10.2kw with 8 gpus at 700w each, where does the other ~4.6 kw go | retrieval | units
+gb300 nvl72 rack pulls 120-140 kw, can a normal colo even take that or is liquid cooling mandatory | retrieval | units,intent
+quantum-x800 ib vs spectrum-x, both 800g, which should a 2k gpu cluster pick | retrieval | topology,intent
+colossus: 100k hoppers on spectrum-x, nvidia claims 95% throughput vs ~60% on normal ethernet. do we buy that | retrieval | topology,intent
+rail optimized vs plain fat tree for 256 h100s on ndr 400g, does rail even matter at that size | retrieval | topology,intent
+nccl tests on 8 gpus show algbw 205 and busbw 360 GB/s — which one am i supposed to compare against nvlink 450 | retrieval | topology,intent
+why does nccl switch from ring to tree at like 1024 ranks? ring is 2(n-1) steps vs log2 n for tree | retrieval | topology,intent
+cerebras wse-3 has 44gb sram and 21 pb/s, why cant it just run 405b at insane speed | retrieval | non_nvidia,units
+groq has ~230mb sram per chip, so 70b needs hundreds of chips?? how is that not insanely expensive | retrieval | non_nvidia,intent
+tpu v4 pods = 4096 chips in a 3d torus vs 8-gpu nvlink islands, how does that change tp for a 70b | retrieval | non_nvidia,topology
+xid 79 on 3 of our 64 nodes last night, what does it mean and do we rma | retrieval | intent
+how many gpus did openai train gpt-4 on? rumor is 25k a100s for ~90-100 days, true? | no_answer | training,intent
+llama 4 maverick is 400b w 17b active, how many h100s did meta train it on and for how long | no_answer | training,quantity_of_model
+gemini 1.5 pro — how many tokens was it trained on and on how many tpu v5p chips | no_answer | training,non_nvidia
+what did bloom 176b cost to train on jean zay, 384 a100s for ~3.5 months? | no_answer | training,units
+what lr + batch size for lora rank 16 on llama 3.1 8b, is 2e-4 w batch 128 standard? | no_answer | training
+gaudi 3 has 128gb hbm @ 3.7tb/s, is intel's list price really half of an h100 | no_answer | non_nvidia,units
+does nvidia's geforce eula actually ban rtx 4090s in a datacenter? we have 64 of them in 8 boxes | no_answer | intent
+is mlx on a 192gb m3 ultra any good for team lora finetunes on 8b at rank 8, or is that a meme | no_answer | non_nvidia,intent
+tenstorrent wormhole n300 24gb for ~$1400, are ppl actually running 70b on 4 of them | no_answer | non_nvidia,units
+tesla dojo d1 is 362 tflops bf16, did it ever train anything at scale or was it vaporware | no_answer | non_nvidia,training
+sdxl on one a100 80gb at 1024x1024 30 steps, how many images/min should i expect | no_answer | quantity_of_model,units
+whisper large v3 on a single h100, how many hours of audio per hour can it chew thru | no_answer | quantity_of_model,units
+llama.cpp q4_k_m gguf of a 70b is ~42gb, is q4_k_m or q5_k_m the better quality/size tradeoff | no_answer | alias,units
+used v100 32gb on ebay in 2025 — what do they go for and is it worth it for a 7b side project | no_answer | units,intent
+salary range for a staff ai infra eng at a lab w 10k+ gpus, is 400k+ base normal? | no_answer | intent
+how much did nvda stock go up after the h100 launched in 2022, like 10x? | no_answer | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1458,7 +1586,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 29  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-167
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 35  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-173
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
