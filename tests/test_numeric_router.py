@@ -1268,6 +1268,24 @@ def test_advice_asked_beside_figures_is_not_a_calculation(question):
     assert route_numeric(question) is None
 
 
+@pytest.mark.parametrize("question", [
+    # a published figure doubted, a cause asked, the point of a setup, a choice between two courses
+    "megascale says 55.2% mfu on 12,288 gpus for a 175b, meta got 38-43% on 16k h100s. is bytedance's number legit "
+    "or cherry picked",
+    "ppl keep quoting 2.788M h800 gpu hours for deepseek v3, is that the real number from the paper or twitter math",
+    "nvda dropped 17% on jan 27 2025 after deepseek, was it cuz of the 2.788m gpu hours",
+    "hybrid_shard over an 8 gpu node still leaves 141gb per gpu for 70b, so whats even the point of it",
+    "gpt-oss-120b ships mxfp4 (4.25 bits), should we requant to fp8 for our h100s or serve it as released",
+])
+def test_doubts_causes_and_choices_beside_figures_are_not_calculations(question):
+    assert route_numeric(question) is None
+
+
+def test_should_in_the_middle_of_a_question_that_asks_a_figure_still_computes():
+    _assert_routed("llama 3.1 70b in fp8 on 2 h100s, should fit right? how much memory is left per gpu",
+                   "memory", {"gpus": 2})
+
+
 @pytest.mark.parametrize("question, calculator, expected", [
     # a verb that looks like a family name ("served" ~ "seed") is not an unknown model
     ("right now llama 3.1 8b bf16 sits on one L4. if we moved to a single L40S and served 16 concurrent users at 4k "

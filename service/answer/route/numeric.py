@@ -146,7 +146,7 @@ _OPENERS = ("who", "which", "where", "should")  # conceptual only where the ques
 
 def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
-    return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1)
+    return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1 or _a_choice_asked(r, t))
                and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
                and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check") or _adds_an_amount(r, t)
                                                    or _a_model_says(r, t)))
@@ -154,6 +154,13 @@ def _is_conceptual(r: Reading) -> bool:
                                                                             ["this", "look"]))  # the figure, on a page
                and not (t.key == "how_does" and _does_with_a_figure(r, t))
                for t in r.of("CUE"))
+
+
+def _a_choice_asked(r: Reading, cue: Tag) -> bool:
+    """"gpt-oss-120b ships mxfp4 (4.25 bits), should we requant to fp8 … or serve it as released": advice between two
+    courses, asked in a clause of its own after the setup."""
+    return (cue.key == "should" and r.words[cue.start - 1] in (",", ".", ";", "?", "-", "—", ":")
+            and r.words[cue.end:cue.end + 1] in (["we"], ["i"], ["you"]) and "or" in r.words[cue.end:])
 
 
 def _does_with_a_figure(r: Reading, cue: Tag) -> bool:

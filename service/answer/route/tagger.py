@@ -352,6 +352,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "per": ("per",),
     # what makes a question conceptual (it goes to retrieval unless it also asks for a number)
     "why": ("why", "how come", "reason",
+            # a cause asked of a figure: "was it cuz of the 2.788m gpu hours"
+            "was it because", "was it cuz", "is it because", "is it cuz", "was that because",
             # what a figure depends on, not the figure: "what actually sets decode speed … — flops or bandwidth?"
             "what sets", "what actually sets", "what determines", "what actually determines", "what limits",
             "what actually limits", "what bounds", "what governs", "what dominates", "what decides", "what makes",
@@ -365,7 +367,9 @@ CUES: dict[str, tuple[str, ...]] = {
                   "pp or tp", "tp vs pp", "reshard",
                   # whether an earlier answer's reading holds: "is it fair to call that a bandwidth limit", "is the bot
                   # right that gqa …"
-                  "is it fair", "is that fair", "fair to call", "is the bot right", "is the assistant right",
+                  "is it fair", "is that fair", "fair to call",
+                  # whether a published figure holds: "is bytedance's number legit or cherry picked"
+                  "legit", "cherry picked", "cherry-picked", "the real number", "twitter math", "is the bot right", "is the assistant right",
                   "is the ai right", "is chatgpt right",
                   # advice on what to do: "whats the usual playbook", "what risks should a doc flag", "where would you
                   # start looking?"
@@ -379,6 +383,7 @@ CUES: dict[str, tuple[str, ...]] = {
                  "how to", "how do i", "how does one", "in what way"),
     "explain": ("explain", "describe", "walk me through", "intuition", "tell me about", "what happens"),
     "what_does": ("what does", "what do", "what did", "what's the point", "what is the point", "what is the role",
+                  "whats the point", "what's even the point", "whats even the point", "what is even the point",
                   "what's the role", "what is meant"),
     "who": ("who", "whom", "whose"), "which": ("which",), "should": ("should", "shall", "would you", "recommend"),
     "vs": ("vs", "vs.", "versus", "compared to", "compared with", "compare"),
