@@ -2339,6 +2339,27 @@ def test_an_ask_naming_no_model_is_about_the_clause_sharing_its_word():
     assert any(note.startswith("read as about Llama 3.1 8B") for note in routed.assumed)
 
 
+@pytest.mark.parametrize("question, calculator, expected", [
+    # why the reader asks, told after the question, is no part of it: its words ("broadcasting", "decode nodes",
+    # "enough") and its parts ("2 h100s") change neither the calculator nor the quantity
+    ("how many bytes is deepseek v3 in fp8? that's what the loader will be broadcasting", "memory",
+     {"model": "deepseek-v3", "precision": "fp8"}),
+    ("kv bytes per token for llama 3.1 70b, bf16 cache? trying to size the kv transfer beween prefill and decode nodes",
+     "kv_cache", {"primary": "kv_bytes_per_token"}),
+    ("llama 3.1 70b, 32 users at 8k each, bf16 kv — how much kv cache is that in total? trying to see if 2 h100s are "
+     "enough", "kv_cache", {"batch": 32, "context": 8192}),
+])
+def test_the_purpose_told_after_the_question_is_no_input(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert "gpus" not in routed.inputs
+
+
+def test_a_purpose_that_sets_up_the_model_stays():
+    # the ask names no model: what follows it is the setup, not only the reason
+    _assert_routed("how much memory is left per gpu? trying to run llama 3.1 70b in fp8 on 2 h100s", "memory",
+                   {"model": "llama-3.1-70b", "gpus": 2})
+
+
 def test_a_prefill_rate_stays_when_prefill_is_asked():
     from service.answer.route.background import without_prefill_rate
     kept = "prefill runs about 9,000 tok/s on an h100 — how long does prefill of a 32k prompt take?"

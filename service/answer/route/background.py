@@ -131,11 +131,27 @@ def without_prefill_rate(question: str) -> str:
     return question if re.search(r"\bprefill", without, re.I) else without  # (prefill said again: it may be asked)
 
 
+# why the reader asks, told after the question: "kv bytes per token for llama 3.1 70b? trying to size the kv transfer
+# between prefill and decode nodes", "how many bytes is deepseek v3 in fp8? that's what the loader will be broadcasting"
+_PURPOSE = re.compile(r"(?<=\?)\s+(?:(?:i'?m|we'?re|just|mostly|really)\s+)*"
+                      r"(?:(?:trying|want|wanting|need|needing|planning|looking|hoping|going)\s+to|that'?s\s+what|"
+                      r"so\s+(?:i|we)\s+can|(?:it'?s|this\s+is)\s+for)\b[^?]*$", re.I)
+
+
+def without_purpose(question: str) -> str:
+    """The question without the purpose told after it, when what it asks names its model (the purpose's parts, "to
+    see if 2 h100s are enough", and its words, "broadcasting", "decode nodes", are no part of the calculation)."""
+    purpose = _PURPOSE.search(question)
+    if purpose is None or not any(t.label == "MODEL" for t in tag(question[:purpose.start()]).tags):
+        return question
+    return question[:purpose.start()]
+
+
 def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
     university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
-    text = _without_letter_frame(question)
+    text = without_purpose(_without_letter_frame(question))
     if text != question:  # a letter: its paragraphs first
         text = _without_told_paragraphs(text)
     text = _without_dashed_asides(_PREAMBLE.sub("", without_versions(text)))
