@@ -3069,3 +3069,31 @@ def test_how_a_setup_does_with_an_amount_is_its_time_on_the_page():
 def test_a_card_we_do_not_know_asked_for_its_own_figure_is_said_unknown():
     routed = route_numeric("how fast can a GTX 1080 move data in and out of its VRAM, in GB per second?")
     assert isinstance(routed, UnknownGpu) and "1080" in routed.name
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a node named in the singular after its GPU count is one node of them ("8 h100 nodes" are eight)
+    ("rccl-tests all_reduce_perf on our 8 MI300X box shows busbw 310 GB/s for a 2 GB buffer. at that busbw, how long "
+     "is one 2 GB all-reduce?", "collective", {"ranks": 8, "busbw": 310e9, "size": 2_000_000_000}),
+    ("all-reduce of 1 GB on our 8 h100 nodes, time?", "collective", {"nodes": 8}),
+    # gigabits beside a link's name are its speed, not the buffer
+    ("older cluster: 2 nodes of 8 h100, HDR 200Gb IB per GPU. hierarchical all-reduce of 1 GiB takes how long?",
+     "collective", {"size": 1024 ** 3, "nodes": 2, "gpus_per_node": 8, "inter_link": "ib-hdr"}),
+    # jax's names for the collectives
+    ("psum of 1 GB over 8 tpu v5p chips, time?", "collective", {"op": "all_reduce", "ranks": 8, "gpu": "tpu-v5p"}),
+    ("psum_scatter of 4 GB over 8 tpu v5p chips, how long?", "collective", {"op": "reduce_scatter"}),
+    # a slip in a count's noun is mended; an English word near one is not ("serves" is no "servers")
+    ("qwen 2.5 72b kv cache for 24 sesions at 16k each, bf16?", "kv_cache", {"batch": 24, "context": 16384}),
+])
+def test_boxes_link_speeds_jax_collectives_and_slipped_nouns(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_serves_is_no_misspelt_servers():
+    routed = _assert_routed("Assume a single H200 serves Llama 3.1 70B in fp8 to one user. Roughly how many tokens per "
+                            "second can it generate?", "decode", {"gpu": "h200"})
+    assert routed.inputs.get("gpus", 1) == 1
+
+
+def test_psum_on_an_unknown_tpu_is_said_unknown():
+    assert isinstance(route_numeric("psum of 2 GiB across 4 TPU v4 chips over ICI, time?"), UnknownGpu)

@@ -224,6 +224,8 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
                 s.values.setdefault("gpu_count", int(count.value))
                 s.values.setdefault("gpu_count_at", count.start)
             continue
+        if boxed and _one_box(r, count, name):  # "our 8 MI300X box": one node, and its 8 GPUs
+            boxed = False
         if boxed:
             used.add(id(count))  # "16 b300 nodes (8 each)": nodes of that GPU, and the GPUs in each
             s.values.setdefault("nodes", int(count.value))
@@ -245,6 +247,17 @@ def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
             s.values.setdefault("gpu_count_at", count.start)
             if _each_after(r, name):  # "20 trn2 nodes, 16 trainium2 chips apiece": what each node holds
                 s.values.setdefault("gpu_count_each", True)
+
+
+_ONE_BOX_BEFORE = {"our", "the", "a", "an", "one", "my", "this", "that", "single", "same", "their", "your"}
+
+
+def _one_box(r: Reading, count: Tag, name: Tag) -> bool:
+    """"our 8 MI300X box", "a 4 l40s server": a node named in the singular after its GPU count is one node of them
+    ("16 b300 nodes" are 16)."""
+    noun = r.words[name.end]
+    return (count.value > 1 and noun in _ONE_OF and noun not in _MANY_OF
+            and r.words[count.start - 1:count.start] and r.words[count.start - 1] in _ONE_BOX_BEFORE)
 
 
 def _each_after(r: Reading, name: Tag) -> bool:
@@ -269,6 +282,8 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
         elif t.key == "bytes":
             if t.end + 1 < len(r.words) and r.words[t.end] == "per" and r.words[t.end + 1] not in _PER_CALL:
                 continue  # "16 bytes per param" is a rate the question quotes, not a size ("128 MB per step" is one)
+            if _a_link_speed(r, t):
+                continue  # "HDR 200Gb IB per GPU": the link's speed with its "/s" dropped, said as unused
             if "size" not in v:
                 v["size"], s.size_text = int(round(t.value)), t.text
             if t.unit.lower() in ("gib", "mib", "tib", "kib"):
@@ -306,6 +321,17 @@ def _quantities(r: Reading, s: Slots, used: set[int]) -> None:
         elif t.key == "days":
             v.setdefault("deadline_days", t.value)
             used.add(id(t))
+
+
+_LINK_WORDS = {"ib", "infiniband", "roce", "ethernet", "eth", "nic", "nics", "link", "links", "hdr", "ndr", "xdr"}
+
+
+def _a_link_speed(r: Reading, t: Tag) -> bool:
+    """"HDR 200Gb IB", "400gb nics", "one 200 Gb link": gigabits beside a link's name are its speed, not a buffer."""
+    if t.unit.lower() not in ("gb", "gbit", "gbits"):
+        return False
+    after = r.words[t.end] if t.end < len(r.words) else ""
+    return after in _LINK_WORDS or any(k.end == t.start for k in r.of("LINK"))
 
 
 def _nearest_label(r: Reading, t: Tag, keys: tuple[str, ...], limit: int = 3, exclude=()) -> Tag | None:

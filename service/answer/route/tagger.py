@@ -545,11 +545,11 @@ UNHELD_PRECISIONS: dict[str, tuple[str, ...]] = {
 }
 OPS: dict[str, tuple[str, ...]] = {
     "all_reduce": ("all-reduce", "allreduce", "all reduce", "all_reduce", "all-reduces", "all-reduced",
-                   "all-reducing", "allreduces", "allreducing", "average", "averaging"),
+                   "all-reducing", "allreduces", "allreducing", "average", "averaging", "psum"),  # (jax.lax.psum)
     "all_gather": ("all-gather", "allgather", "all gather", "all_gather", "all-gathers", "all-gathering",
                    "allgathers", "all-gathered"),
     "reduce_scatter": ("reduce-scatter", "reducescatter", "reduce scatter", "reduce_scatter", "reduce-scatters",
-                       "reduce-scattering"),
+                       "reduce-scattering", "psum_scatter", "psum scatter"),
     "all_to_all": ("all-to-all", "alltoall", "all to all", "all_to_all", "a2a", "alltoallv", "all2all", "all-2-all",
                    "all-to-al", "all to al",
                    "alltoal"),
@@ -837,10 +837,13 @@ def _known_words() -> frozenset[str]:
     return frozenset(_typo_vocabulary())
 
 
+_COUNTED = frozenset(w for nouns in COUNT_NOUNS.values() for w in nouns)
+
+
 @lru_cache(maxsize=1)
 def _typo_vocabulary() -> tuple[str, ...]:
     words = set(_FAMILIES)
-    for phrases in (*CUES.values(), *OPS.values()):
+    for phrases in (*CUES.values(), *OPS.values(), *COUNT_NOUNS.values()):  # (COUNT_NOUNS: "24 sesions")
         for phrase in phrases:
             words.update(w for w in re.split(r"[\s\-_/]+", phrase.lower()) if len(w) >= 5 and w.isalpha())
     words |= {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv", "bandwidth", "tokens"}
@@ -1229,8 +1232,9 @@ def _mended_word(word: str) -> str | None:
         hit = process.extractOne(word, _typo_vocabulary(), scorer=OSA.distance, score_cutoff=1)
         hit = hit if hit and sorted(hit[0]) == sorted(word) else None
     if hit and hit[0][0] == word[0] and not (word.startswith(hit[0]) or hit[0].startswith(word)):
-        if hit[0] in _outside_words() and word in english_words():
-            return None  # "filed" is a word, not a misspelt "failed" that would send the question elsewhere
+        if (hit[0] in _outside_words() or hit[0] in _COUNTED) and word in english_words():
+            return None  # "filed" is a word, not a misspelt "failed" that would send the question elsewhere; "serves"
+            # is no misspelt "servers" that would count nodes
         return hit[0]
     return None
 
