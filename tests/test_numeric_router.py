@@ -1820,6 +1820,8 @@ def test_a_cards_figure_in_a_question_about_something_else_is_no_lookup():
     ("h100 sxm bf16: a kernel doing 400 GFLOP while reading 1.5 GB and writing 0.5 GB — attainable flop/s?", 200.0),
     ("mi300x fp8, kernel moves 3 GB in + 1 GB out for 2 TFLOP of work — attainable throughput", 500.0),
     ("gaudi 3 in bf16: 900 GFLOP of work, weights 2 GB + activations 1 GB of traffic — attainable flop/s?", 300.0),
+    # the work as a bare count of FLOPs the op does
+    ("tpu v5e bf16, an op does 2e12 flops and reads 8e9 bytes from hbm. best achievable flop/s?", 250.0),
 ])
 def test_work_over_traffic_is_the_intensity(question, intensity):
     routed = _route(question)

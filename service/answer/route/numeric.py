@@ -978,7 +978,8 @@ def _roofline(out: _Inputs, _: bool) -> None:
     work = _flop_amount(out.r)
     if "intensity" not in v and work and v.get("size"):  # "400 GFLOP while reading 1.5 GB and writing 0.5 GB"
         out.set("intensity", work.value / v["size"])
-        out.note(f"intensity: {work.text} of work over {fmt_bytes(v['size'])} moved = {fmt_num(work.value / v['size'])} FLOP/B")
+        said = work.text if work.label == "QUANTITY" else f"{work.text} FLOP"
+        out.note(f"intensity: {said} of work over {fmt_bytes(v['size'])} moved = {fmt_num(work.value / v['size'])} FLOP/B")
         out.s.loose = [t for t in out.s.loose if t is not work]  # the work is used: not "was not used"
         out.s.unused = [t for t in out.s.unused if t is not work]
 
@@ -992,7 +993,13 @@ def _flop_amount(r: Reading) -> Tag | None:
         after = " ".join(r.words[t.end:t.end + 2])
         if _AMOUNT_OF_WORK.search(t.unit) or _AMOUNT_OF_WORK.search(after):
             return t
+    for t in r.of("NUMBER"):  # "an op does 2e12 flops and reads 8e9 bytes": a count of FLOPs something does
+        if any(c.start == t.end for c in r.of("CUE", "flops")) and _DOES & set(r.words[max(t.start - 2, 0):t.start]):
+            return t
     return None
+
+
+_DOES = {"does", "do", "doing", "performs", "perform", "executes", "computes", "needs", "takes"}
 
 
 def _state_the_rest(out: _Inputs) -> None:
