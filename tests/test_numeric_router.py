@@ -1281,6 +1281,23 @@ def test_doubts_causes_and_choices_beside_figures_are_not_calculations(question)
     assert route_numeric(question) is None
 
 
+@pytest.mark.parametrize("question", [
+    # what goes wrong, whether something is worth doing, what to ask: no figure
+    "spot h100s at a big discount for a 70b pretraining run, what breaks when they get reclaimed with 2 minutes notice?",
+    "my prof said a 7b model is about 14 gb but the mistral 7b i downloaded was only around 4 gb, is my file broken or "
+    "is something else going on?",
+    "storage rfp: 4,096 b200s, 405b checkpoints every 30 min (~5.7 TB each), 600 TB of datasets, $9M budget. what "
+    "should we ask that the mlperf storage numbers wont answer?",
+    # a transcript whose last turn asks for the answer in words
+    "User: mixtral 8x22b kv at 32k in fp8? Assistant: 3.76 GB instead of 7.52 GB. User: cool but in words, does "
+    "halving it make each token faster or does it mostly let more users in?",
+    "me: h100 ridge point? bot: 989 / 3.35 ≈ 295 flop/byte. me: my rmsnorm sits near 1 flop/byte so is it even worth "
+    "tuning, or do ppl just fuse it into the next op?",
+])
+def test_what_goes_wrong_and_what_is_worth_doing_ask_no_figure(question):
+    assert route_numeric(question) is None
+
+
 def test_should_in_the_middle_of_a_question_that_asks_a_figure_still_computes():
     _assert_routed("llama 3.1 70b in fp8 on 2 h100s, should fit right? how much memory is left per gpu",
                    "memory", {"gpus": 2})

@@ -1103,8 +1103,9 @@ def _after_a_transcript(conversation: list[tuple[str, str]], previous: NumericRe
             routed = route_numeric(without_answer(turn), None, computes)
             earlier = routed if isinstance(routed, NumericRequest) else earlier
     asked = conversation[-1][1]
-    if _is_conceptual(tag(asked)) and route_numeric(asked, None, computes) is None:
-        return None  # "… ok so why does the cache keep growing?": the last turn asks why, for no figure
+    last = tag(asked)
+    if (_is_conceptual(last) or last.has("no_figure")) and route_numeric(asked, None, computes) is None:
+        return None  # "… ok so why does the cache keep growing?", "… in words, does halving it …": no figure
     # ("and if we double the GPU count?": the figure it doubles is in an earlier turn)
     routed = None if has_relative_amount(asked) else route_numeric(asked, earlier, computes, follows)
     if routed is None:  # ("I don't buy that, r1 has MLA like v3. what's its per-token kv?"): the reader's turns as one

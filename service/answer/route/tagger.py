@@ -362,7 +362,8 @@ CUES: dict[str, tuple[str, ...]] = {
             # what a quoted figure holds: "you said 1.13 TB — does that include activations?", "is that per link?"
             "does that include", "does it include", "does this include", "is that per", "is this per"),
     # a judgement asked of a setup, not a figure: "… is fp8 kv still worth it?", "sane default or too aggressive?"
-    "judgement": ("worth it", "is it worth", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
+    "judgement": ("worth it", "is it worth", "is it even worth", "worth tuning", "worth optimizing",
+                  "worth the effort", "what should we ask", "what should i ask", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
                   "what's the risk", "whats the risk", "the actual risk", "what could go wrong", "tp or pp",
                   "pp or tp", "tp vs pp", "reshard",
                   # whether an earlier answer's reading holds: "is it fair to call that a bandwidth limit", "is the bot
@@ -381,7 +382,9 @@ CUES: dict[str, tuple[str, ...]] = {
                   "config.json field", "json field", "config field"),
     "how_does": ("how does", "how do", "how did", "how is", "how are", "how can", "how would", "how should",
                  "how to", "how do i", "how does one", "in what way"),
-    "explain": ("explain", "describe", "walk me through", "intuition", "tell me about", "what happens"),
+    "explain": ("explain", "describe", "walk me through", "intuition", "tell me about", "what happens",
+                # what goes wrong, asked of a setup: "what breaks when they get reclaimed", "is something else going on"
+                "what breaks", "what goes wrong", "something else going on", "is my file broken", "is it broken"),
     "what_does": ("what does", "what do", "what did", "what's the point", "what is the point", "what is the role",
                   "whats the point", "what's even the point", "whats even the point", "what is even the point",
                   "what's the role", "what is meant"),
