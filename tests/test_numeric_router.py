@@ -2008,6 +2008,13 @@ def test_labels_of_counts_and_rates(question, calculator, expected):
      {"size": 1_024_000_000, "ranks": 8}),
     ("all-reduce on 4 h100 pcie cards over pcie 5: a 400 MB bucket + a 112 MB one, fused — time?", "collective",
      {"size": 512_000_000, "ranks": 4}),
+    # so many pieces described in a word or two, then added to the rest
+    ("grad all-reduce on 8 mi300x over infinity fabric: 32 layer buckets of 200 MB + a 1 GB embedding + a 1 GB lm "
+     "head, fused into one call — time?", "collective", {"size": 8_400_000_000, "ranks": 8}),
+    ("fsdp all-gather of one unit = 3 decoder layers at 420 MB each + the 1.1 GB embedding, across 16 h100s in 2 nodes "
+     "of 8 with ndr between — time?", "collective", {"size": 2_360_000_000, "nodes": 2}),
+    ("all-to-all on 8 gaudi 3 cards: the dispatch buffer is 4 expert groups x 64 MB of tokens plus a 32 MB header — "
+     "time?", "collective", {"size": 288_000_000, "op": "all_to_all"}),
     # "output 500" is 500 tokens of the request, never a batch of 500
     ("mistral 7b bf16 on a 24gb 4090: input 1,500 tokens, output 500, batch 8 — vram left?", "memory",
      {"context": 2000, "batch": 8}),

@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 
 _JOINS = {"+", "plus", "and", ",", "&", "then", "followed"}  # ("a 500B-token stage then a 100B-token one")
 _PIECES = {"turns", "turn", "docs", "doc", "documents", "chunks", "chunk", "messages", "pages", "files", "passages",
-           "buckets", "bucket", "tensors", "shards", "rounds", "exchanges"}
+           "buckets", "bucket", "tensors", "shards", "rounds", "exchanges", "layers", "groups", "blocks"}
 _STOPS = {".", "?", "!", ";", ":", "—", "-", "at", "on", "for", "per", "each", "with", "x", "×", "batch", "users", "why",
           "not", "no", "but", "vs", "versus", "than",
           "requests", "seqs", "sequences", "chats", "gpus"}
@@ -132,11 +132,17 @@ def _multiplied(doc: Doc, tags: list) -> list:
     for n in numbers:
         for f in figures:
             words = [doc[k].lower_ for k in range(n.end, f.start)]
-            before = len(words) in (2, 3) and words[0] in _PIECES and words[-1] in ("of", "x", "×") and (
-                len(words) == 2 or words[1] in ("each",))
+            # "3 docs of 2k", "20 turns each of 500 tokens", "32 layer buckets of 200 MB", "4 expert groups x 64 MB",
+            # "3 decoder layers at 420 MB each"
+            before = len(words) in (2, 3) and words[-1] in ("of", "x", "×", "at") and (
+                words[0] in _PIECES and (len(words) == 2 or words[1] in ("each",))
+                or len(words) == 3 and words[1] in _PIECES)
+            each = f.end < len(doc) and doc[f.end].lower_ in ("each", "apiece")
+            if before and words[-1] == "at" and not each:
+                continue  # ("3 docs at 2k" says no size of each)
             after = f.start == n.end and f.end < len(doc) and doc[f.end].lower_ in _PIECES
             if before or after:
-                product = type(f)(f.label, _kind(f.key), n.start, f.end + (1 if after else 0),
+                product = type(f)(f.label, _kind(f.key), n.start, f.end + (1 if after or each else 0),
                                   f"{n.text} × {f.text}", n.value * f.value, f.unit, f"“{n.text} × {f.text}” multiplied")
                 out = [t for t in out if t is not n and t is not f] + [product]
                 break
