@@ -1566,6 +1566,134 @@ llama.cpp q4_k_m gguf of a 70b is ~42gb, is q4_k_m or q5_k_m the better quality/
 used v100 32gb on ebay in 2025 — what do they go for and is it worth it for a 7b side project | no_answer | units,intent
 salary range for a staff ai infra eng at a lab w 10k+ gpus, is 400k+ base normal? | no_answer | intent
 how much did nvda stock go up after the h100 launched in 2022, like 10x? | no_answer | intent
+is it normal that vllm grabs like 72gb of my 80gb h100 when llama 3.1 8b weights are only 16gb?? | retrieval | intent,units
+my h200 has 141gb and 70b in bf16 is 141.1 gb, why does every1 say it doesnt fit when thats basically the same number | retrieval | units,intent,typo
+pytorch says 131 gib for my 70b checkpoint but the site says 141 gb... which one is lying lol | retrieval | units,alias
+noob q: why is it 16 bytes per param to train a 7b with adamw but only 2 bytes a param to serve it | retrieval | training,intent
+gpt-oss-120b is mxfp4 at 4.25 bits per weight?? why not just 4 bits, where does the extra quarter come from | retrieval | units,alias
+why does deepseek v3 have 671b params but ppl say it only uses like 37b per token, is the rest just sitting there | retrieval | quantity_of_model,intent
+why does an fp8 kv cache cut llama 70b from 320 kib to 160 kib per token and doesnt that wreck the quality | retrieval | units,intent
+how does mla get deepseek v3 down to ~70kb of kv per token when llama 405b needs like 500kb | retrieval | alias,units
+what does gqa with 8 kv heads vs 64 query heads on llama 3.1 70b actually do, is it a compression thing | retrieval | alias,intent
+why does the kv cache keep growing when i crank llama 3.1 70b up to 128k context, the weights dont change | retrieval | intent
+why did the old servers waste 60-80% of kv memory before pagedattention, even on a 13b at 2048 tokens | retrieval | intent
+what does --max-num-seqs 256 do in vllm vs --max-num-batched-tokens 8192, theyre both limits right? | retrieval | intent
+h100 is 989 tflops but batch 1 decode is 'memory bound' at 3.35 tb/s?? why is all that compute just idle | retrieval | intent,units
+what does a ridge point of 295 flop per byte on the h100 sxm mean in plain english | retrieval | intent,units
+why is prefill compute bound but decode memory bound for the same llama 8b on 1 h100 | retrieval | intent
+ttft 400ms and tpot 35ms on our grafana for a 70b endpoint, what do those acronyms actually mean | retrieval | intent,units
+continuous batching gave 23x over static batching?? why is the jump that huge | retrieval | intent
+what is speculative decoding and why does a 1b drafter make a 70b faster if its doing extra work | retrieval | intent
+why do output tokens cost like 4x input tokens, gpt-4o is $2.50 in vs $10 out per million | retrieval | intent,units
+what does prefix caching mean and why does openai charge $1.25 instead of $2.50 for cached input past 1024 tokens | retrieval | intent,units
+why does cuda graphs make batch 1 decode faster on an 8b if the gpu is already pulling 3.35 tb/s | retrieval | intent
+why does a cold start for a 70b take minuets when the weights are only 141gb | retrieval | typo,units
+what does 'kvcache-centric' mean in the mooncake paper, kimi runs on it right? | retrieval | alias,intent
+what does splitting prefill and decode onto different gpus buy you, like 4 prefill + 12 decode h100s | retrieval | topology,intent
+what does 40 percent mfu even mean on a llama 70b run with 512 h100s, is the other 60% just wasted | retrieval | training,word_numbers
+why do ppl say 6nd for training flops, where does the six come from for a 70b on 15t tokens | retrieval | training,word_numbers
+what does hfu 53% vs mfu 40% mean when i turn on full recompute on 1024 gpus, which one do i report | retrieval | training,label_order
+nvidia-smi says 100% util on all 8 h100s but our mfu is 30%, how can both be true?? | retrieval | training,intent
+chinchilla says 20 tokens per param but llama 3 8b saw 15t tokens (~1900 per param), why train that far past optimal | retrieval | training,units
+pp=8 with 32 microbatches, what is this 'bubble' everyone keeps talking about | retrieval | training,topology
+never seen this notation, what does tp=8 pp=16 dp=128 mean for a 405b on 16384 gpus | retrieval | training,topology
+why does every guide keep tensor parallel inside the 8 gpus on nvlink and not stretch it over 400g infiniband | retrieval | topology,intent
+why bf16 and not fp16 for training a 70b, both are 2 bytes so whats the diff | retrieval | training,units
+is a 33% slowdown normal when i turn on activation checkpointing for a 70b at 8k seq len | retrieval | training,intent
+llama 3 405b on 16k h100s had 419 unplanned interruptions in 54 days, is that normal or was meta just unlucky | retrieval | training,intent
+1 slow gpu out of 2048 and the whole training step slows down?? why does one card drag everyone | retrieval | training,word_numbers
+why does our throughput dip 1-2% every afternoon on a 24k gpu cluster, same job same data | retrieval | training,intent
+why does llama 3 with a 128256 token vocab need 4 byte token ids on disk instead of 2 | retrieval | units,training
+spot h100s at 60% off come with a 2 minute notice, what does that mean for a 3 day training job | retrieval | training,intent
+newbie q: why does zero-3 across 64 gpus send 1.5x the traffic of plain ddp if it shards everything | retrieval | training,collective_new
+nccl-tests prints algbw 190 and busbw 330 gb/s for all_reduce on 8 h100s, what do those 2 columns mean | retrieval | collective_new,units
+why is the ring allreduce factor 2(n-1)/n, like for 16 ranks where does the 2 come from | retrieval | collective_new,intent
+why do tiny all-reduces on 1024 ranks prefer tree over ring, isnt ring bandwidth optimal | retrieval | collective_new,topology
+nvlink 900 gb/s vs ndr 400 gb/s, some slides say 18x and some say 9x, why the difference | retrieval | units,topology
+what is a rail optimized fabric and why 8 rails for 8 gpus per node | retrieval | topology,intent
+why does rocev2 need pfc and ecn on a 400g fabric but infiniband doesnt | retrieval | topology,intent
+got xid 79 on 1 of my 8 h100s at 3am, what does that even mean | retrieval | intent,word_numbers
+why does a gb200 nvl72 rack need liquid cooling, 120kw per rack sounds insane | retrieval | units,intent
+is it normal my rtx 4090 24gb only gets 40 tok/s on llama 3 8b q4 in ollama | no_answer | intent,alias
+why does my macbook m3 max with 128gb unified memory run a 70b q4 so slow | no_answer | non_nvidia,intent
+what does top_p 0.9 with temperature 0.7 actually do on llama 3.1 70b | no_answer | intent
+is lr 3e-4 with 2000 warmup steps normal for a 7b on 64 a100s | no_answer | training,intent
+what does 86% on mmlu mean for llama 3.1 70b vs 88% for gpt-4o, is 2 points a big deal | no_answer | intent
+why does sdxl at 1024x1024 eat 8gb vram on a 3090 | no_answer | intent,units
+what does rope theta 500000 mean in the llama 3.1 8b config and is that why it gets 128k | no_answer | alias,quantity_of_model
+is a v100 32gb still worth it for finetuning a 13b at $0.50/hr | no_answer | training,typo
+what does gguf q4_k_m mean, is it really ~4.8 bits per weight for a 70b | no_answer | units,alias
+why does whisper large v3 (1.5b) transcribe 1 hour of audio in 2 min on an a100 | no_answer | intent
+intel gaudi 3 has 128gb hbm and 1835 tflops fp8, what does that mean vs an h100 in practice | no_answer | non_nvidia,units
+why doesnt mamba 2.8b need a kv cache even at 100k context | no_answer | intent,quantity_of_model
+is it normal that wsl2 on windows 11 only sees 12gb of my 16gb 4080 | no_answer | intent,units
+why weight decay 0.1 and beta2 0.95 for pretraining a 70b, is that just tradition | no_answer | training,intent
+sambanova sn40l has 1.5tb of ddr per socket, what does the 3 tier memory thing mean for serving a 405b | no_answer | non_nvidia,units
+free colab t4 16gb keeps crashing when i load mistral 7b in fp16, why | no_answer | intent,units
+nccl-tests all_reduce_perf on 8 nodes x 8 h100, 400g ndr per gpu, busbw flat at ~17 GB/s at 1GB and every node pased health chek. what order do i debug this in | retrieval | topology,intent,typo
+NCCL_DEBUG=INFO on my 4 node 32x h100 job prints NET/Socket instead of NET/IB even tho we have 8x cx7 400G per box, what does that line mean and what do i fix | retrieval | alias,topology
+busbw sits around 30 GB/s out of 50 on 16 nodes of ndr 400gb/s and the channel lines dont say GDRDMA anywhere. why would gpudirect be off | retrieval | units,topology
+thinking of forcing NCCL_ALGO=Ring for the 1 MB tensor parallel allreduces on a 1024 rank job, good idea or will it hurt | retrieval | collective_new,intent
+NCCL_PROTO=LL vs LL128 vs Simple for 8 GB gradient buckets across 128 h100s, should i pin one or leave the tuner | retrieval | label_order,intent
+bumped NCCL_MAX_NCHANNELS to 32 on 8xH100 and nccl-tests got faster but my training step got slower by ~5%, whats going on | retrieval | intent
+lspci -vv on one 8x h100 node shows LnkSta 32GT/s Width x4 on the nic, LnkCap x16. could one slot like that drag a 64-rank allreduce down to a third | retrieval | topology,units
+single node all_reduce_perf on eight h100 sxm5 gives busbw ~60 GB/s when the fleet median is ~440, what broke | retrieval | alias,units,word_numbers
+pfc pause counters climbing on every roce port, np_ecn_marked_roce_packets stays 0, 256 h100s at 400G and allreduce at 60% of line rate. whats misconfigured | retrieval | topology
+PortXmitWait keeps going up on leaf 3 of our ndr fat tree, 512 gpus, perfquery output attached basically. what is that counter telling me | retrieval | topology
+ecmp vs adaptive routing for ~32 fat long flows over 800G spectrum-x, why does everyone say two flows landing on one uplink halves the whole collective | retrieval | units,intent
+all-to-all for deepseek-v3 decode with EP 32 across 4 h200 nodes: deepep or plain nccl alltoall, which backend and why | retrieval | collective_new,quantity_of_model
+pytorch nccl watchdog fired after 600000 ms on 1024 h100s, all ranks stuck in allreduce exept one. how do i find wich rank hung | retrieval | units,training,typo
+should we drop the nccl timeout from 10 min to 60s on our 2048 gpu run so hangs get killed faster? worried about ckpt writes | retrieval | word_numbers,training
+one gpu out of 1,024 runs ~30% slow, the job is at 77% throughput. drain the node n restart or just ride it out for 3 more days | retrieval | training,intent
+Xid 79 on one of 16 h100 nodes at step 40k, GPU has fallen off the bus. retry in place or drain it | retrieval | training
+got xid 63 on gpu5 and xid 94 on gpu2 same node during a 512 gpu run, which one needs a reset right now and which can wait | retrieval | label_order
+nvidia-smi nvlink -e shows replay errors rising on link 7 of gpu2, 1024-gpu job only ~1% slower so far. drain now or wait for the next ckpt | retrieval | training
+dcgm says HW_SLOWDOWN on 1 of 2048 h100s, rest are clean, and the whole run is ~17% slower. why does one hot card do that | retrieval | training
+is power capping 4096 h100s from 700W to 650W a dumb idea? we keep seeing random thermal stragglers | retrieval | units,training
+nvidia-smi says 100% util on all 512 h100s but mfu for our 70b is 22%. which dcgm field should i actually look at | retrieval | quantity_of_model,training
+fresh 8x b200 hgx node, cuda throws error 802 system not yet initialized but nvidia-smi sees all 8 gpus. what do i check first | retrieval | alias
+vllm llama 3.1 70b tp=4 on 4x h100, --max-num-seqs 256, p99 TPOT spikes and log full of preemtion warnigns. what do i turn down | retrieval | quantity_of_model,typo
+vllm won't start with --max-model-len 131072 for llama-3.1-70b on two h100 80gb, error about kv cache. why, and how am i supposed to pick max-model-len | retrieval | quantity_of_model,units
+set --gpu-memory-utilization 0.95 on an 80GB h100 with a metrics sidecar and it OOMs under load, was 0.9 fine for a reason | retrieval | units
+sglang on 8x h200 shows token usage 0.65 and #queue-req 800 steady state. which knob | retrieval | ambiguous
+vllm --max-num-batched-tokens 32768 and p99 tpot jumps to ~200 ms whenever a 20k token prompt lands. lower it? what do i lose | retrieval | units
+--enforce-eager on vllm llama 8b bs1 on h100 gets ~60 tok/s vs ~150 without it. why is the gap that big | retrieval | quantity_of_model
+torch.compile recompiles every few steps on our 8b finetune, seq lens vary 512 to 8192, how do i stop that | retrieval | training
+spec decoding on lama 3.1 70b gives ~2.5x at batch 1 but is slower then baseline at batch 64 on h100s. why | retrieval | quantity_of_model,typo
+eagle acceptance rate is 0.55 with gamma 6. should i push gamma to 8 to get more tokens per pass | retrieval | ambiguous
+prefix cache hit rate only ~10% with a 4000 tok shared system prompt across 16 vllm replicas behind round robin lb. why so low | retrieval | topology
+vendor deck claims 12k tok/s for llama 70b on a single h100 at batch one, what should i ask them about how they measured it | retrieval | quantity_of_model,word_numbers
+llama 3.1 405b serving on 2 nodes of 8x h100: tp=16 across both or tp8 x pp2, which layout and why | retrieval | topology,quantity_of_model
+nsys timeline for 8b decode at bs 1 shows ~30% gaps between kernels and one cpu core pinned at 100%, what's the fix | retrieval | intent
+ncu says my layernorm on 8192x8192 bf16 hits 2.6 TB/s on an h100, teammate wants to raise occupancy. worth it? | retrieval | units
+triton OutOfResources: shared memory, Required: 262144, Hardware limit: 232448 with num_stages=4 and 128x128x64 tiles on h100. what do i change | retrieval | units
+my kernel compiles to 168 registers per thread, ncu occupancy 18%. slap -maxrregcount 64 on it or no | retrieval | intent
+fsdp full shard of a 70b on 64 h100 over 400G ib, step time dominated by all-gathers at ~2k tokens per gpu. switch to hybrid shard or add TP | retrieval | training,topology,collective_new
+ddp 1.5b model on sixty four h100s, profiler shows ~87 ms of allreduce exposed at 2048 tokens/gpu. bigger buckets, more tokens per gpu, or faster nics | retrieval | training,word_numbers
+gpipe with eight stages and eight microbatches and our bubble is ~47%. go 1F1B interleaved, more microbatches, or zero bubble | retrieval | training,word_numbers
+8 gpu pod stuck Pending on a 16 node k8s cluster with 88 of 128 gpus free, describe says Insufficient nvidia.com/gpu. huh? | retrieval | topology,alias
+squeue shows Resources for my 4 node 3 hour job while 20 nodes sit idle, why won't backfill start it | retrieval | ambiguous
+3 tenants each want llama 3.1 8b on one h100 80gb, MIG 2g.20gb x3, MPS, or time slicing, which and why | retrieval | quantity_of_model,label_order
+405b checkpoint save on 2048 gpus stalls every rank ~90 s, is async sharded save safe here and what do i need for it | retrieval | training,quantity_of_model
+moving llama 3.1 405b fp8 serving to 8x mi300x 192gb, will rocm vllm actually hit what the 5.3 TB/s bandwidth says or lag | retrieval | non_nvidia,quantity_of_model
+porting our 70b training to trn2, neuron compiler keeps choking on dynamic shapes with seqs 1k to 8k. is that expected | retrieval | non_nvidia,training
+tpu v5p pod, our batch sizes vary 1 to 64 per step and xla keeps recompiling, why do tpus want big static batches | retrieval | non_nvidia
+NCCL_IB_TIMEOUT 22 vs the default on 64 ndr nodes with some flaky cables, what value should i set | no_answer | topology
+UCX_TLS=rc,sm,cuda_copy,cuda_ipc for openmpi mpirun across 16 h100 nodes, which transports should i list | no_answer | topology
+llama 3 70b gguf q4_K_M vs q5_K_M on 2x rtx 4090 48gb total for llama.cpp, which quant should i pick | no_answer | quantity_of_model,units
+scaling global batch from 2M to 8M tokens on 1024 h100s for a 70b, do i scale lr linearly or sqrt and how long warmup | no_answer | training,quantity_of_model
+gaudi3 hccl allreduce slow acros 8 nodes with 24x 200GbE roce per box, wich env vars to tune | no_answer | non_nvidia,topology,typo
+NCCL_BUFFSIZE=16777216 vs the default for a 4GB allreduce on 32 nodes, does bigger buffsize help | no_answer | units,collective_new
+need NCCL_P2P_DISABLE=1 on a 4x rtx 4090 workstation? training hangs at first allreduce without it | no_answer | ambiguous
+zero++ qwZ and qgZ on 512 a100 over 200G hdr, how much does the quantized gradient comm actually save in practice | no_answer | training,collective_new
+wsl2 with 2x 3090 and nccl allreduce just hangs at init, cuda 12.4 drvier 552, any fix | no_answer | typo
+roce 400g fabric for 256 h100s: mtu 9000 or 4096 on the switches and nics, which one | no_answer | topology,units
+grad norm spiking to 40 at step 12k on 70b, 2048 h100 bf16, clip at 1.0 or skip the batch and rewind | no_answer | training
+docker bus error with 16 dataloader workers on 8x a100, shm-size 64g enough or do i go 256g | no_answer | units
+qlora nf4 on a 70b on a single a100 40gb OOMs at seq 4096 with paged adamw, what bnb settings | no_answer | quantity_of_model,training
+NCCL_CROSS_NIC 0 or 1 on a rail optimized 128 node h100 cluster, which is right | no_answer | topology
+jax on 256 h100s, should i turn on xla_gpu_enable_latency_hiding_scheduler and what other xla flags for 8 way fsdp | no_answer | training,topology
+k8s pods on an 8x h100 node lose the gpus with Failed to initialize NVML: Unknown Error after a systemctl daemon-reload, fix? | no_answer | alias
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1586,7 +1714,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 35  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-173
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 39  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-177
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
