@@ -1,6 +1,7 @@
 """Names engineers give models and parts among themselves → the names the registries hold.
 
-"the 405" is Llama 3.1 405B (no other model of the registries has that size), "amd's 300x" and "the 300x (amd)"
+"the 405" is Llama 3.1 405B (no other model of the registries has that size), "l3.1 8b" Llama 3.1 8B, "r1 latent kv"
+DeepSeek-R1's, "amd's 300x" and "the 300x (amd)"
 are the MI300X, and "2 sxm h100s" names the form factor before the part ("2 h100 sxms"). Each rewrite fires only
 where the nickname can mean nothing else: "405 GB", "300x faster" and a 300x without AMD nearby stay as typed.
 """
@@ -11,7 +12,12 @@ import re
 _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"\b(?:the|llama)\s+405(?:'s)?\b(?!\s*(?:[kmgt]i?b|gb/s|tokens?|users?|ms|s\b|%|x\b|b\b))", "llama 3.1 405b"),
     (r"\b(sxm|pcie)\s+(h100|h200|a100|h800)(s?)\b", r"\2 \1\3"),
+    # "l3.1 8b", "l3 70b": Llama by its initial, only with a Llama size after it
+    (r"(?<![\w.])l\s?(3(?:\.[13])?)[\s-]?(8|70|405)b\b", r"llama \1 \2b"),
 )]
+# "r1 latent kv": DeepSeek-R1 by its short name, only before what a model has and where DeepSeek is not named at all
+_DEEPSEEK_SHORT = re.compile(r"(?<![\w.-])(r1)(?=\s+(?:latent|kv|mla|weights|"
+                             r"in\s+fp8|fp8|bf16|671b)\b)", re.I)
 _AMD_300X = re.compile(r"\b(?:amd'?s\s+|the\s+)?300x\b", re.I)
 
 
@@ -19,6 +25,8 @@ def as_registered(text: str) -> str:
     """The question with the house names of models and parts said as the registries name them."""
     for pattern, words in _REWRITES:
         text = pattern.sub(words, text)
+    if not re.search(r"deep\s*s[ea]+k", text, re.I):
+        text = _DEEPSEEK_SHORT.sub(r"deepseek \1", text)
     if re.search(r"\bamd\b", text, re.I):
         text = _AMD_300X.sub("mi300x", text)
     return text
