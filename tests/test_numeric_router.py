@@ -3123,3 +3123,51 @@ def test_serves_is_no_misspelt_servers():
 
 def test_psum_on_an_unknown_tpu_is_said_unknown():
     assert isinstance(route_numeric("psum of 2 GiB across 4 TPU v4 chips over ICI, time?"), UnknownGpu)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # Llama by its initial and DeepSeek-R1 by its short name, where nothing else can be meant
+    ("l3.1 8b bf16 1x a100 80gb bs1 ignore kv assume 70% mbu tok/s", "decode",
+     {"model": "llama-3.1-8b", "efficiency": 0.7}),
+    ("r1 latent kv per token bf16 in KiB", "kv_cache", {"model": "deepseek-r1", "primary": "kv_bytes_per_token"}),
+    ("deepseek r1 FP8 weights size?", "memory", {"model": "deepseek-r1", "precision": "fp8"}),
+])
+def test_short_names_of_llama_and_deepseek(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # the setup's GPUs counted again in the change ("through all 16 gpus") replace nothing
+    ("2 servers x 8 h200, nvlink inside each and ndr infiniband between them. if i all-reduce 4 gb with one flat ring "
+     "through all 16 gpus, how long?", "collective",
+     {"nodes": 2, "gpus_per_node": 8, "gpu": "h200", "primary": "flat_ring_time_s"}),
+    # "all told" asks the total
+    ("how much memory all told, give or take? llama 3 70b in fp16, 8 seqs of 8k tokens, fp16 kv cahce", "memory",
+     {"batch": 8, "context": 8192, "kv_precision": "fp16"}),
+    # the label before the figure is its own, the one after it with "?" is asked
+    ("all_gather_perf on 8x b200 shows algbw 600 GB/s busbw?", "collective", {"algbw": 600e9, "primary": "busbw"}),
+    # "shard group is 16 GPU": the group's size, not the job's GPUs
+    ("training of Llama 3.1 70B with FSDP hybrid shard on 128 GPUs, shard group is 16 GPU. what is per GPU memory of "
+     "the states, without activations?", "memory", {"gpus": 128, "shard_group": 16}),
+    # "min mi325x for …" opens a count asked
+    ("min mi325x for zero3 llama 3.1 405b seq 4k mbs1 full recomp mixed prec adamw", "memory",
+     {"gpu": "mi325x", "primary": "min_gpus"}),
+    # "one reduction" is the all-reduce itself; a matmul given by its work and its traffic is a roofline question
+    ("DDP of Qwen 2.5 7B with fp32 gradients, all-reduce across 4 H100 PCIe through PCIe 5, how many second for one "
+     "reduction?", "collective", {"op": "all_reduce", "ranks": 4, "precision": "fp32"}),
+    ("H20 in fp8, our matmul make 1e11 FLOP and read 2e9 byte from memory — the maximum flop/s by roofline?",
+     "roofline", {"intensity": 50.0, "primary": "attainable_flops"}),
+])
+def test_counts_said_again_totals_labels_and_kernels(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question", [
+    "pytorch says 131 gib for my 70b checkpoint but the site says 141 gb... which one is lying lol",
+    "lspci -vv on one 8x h100 node shows LnkSta 32GT/s Width x4 on the nic, LnkCap x16. could one slot like that drag "
+    "a 64-rank allreduce down to a third",
+    "moving llama 3.1 405b fp8 serving to 8x mi300x 192gb, will rocm vllm actually hit what the 5.3 TB/s bandwidth "
+    "says or lag",
+])
+def test_which_figure_is_right_and_what_drags_it_ask_no_figure(question):
+    assert route_numeric(question) is None

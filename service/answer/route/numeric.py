@@ -343,6 +343,10 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "on the h200 rental, …": the option rented, named
     if word in ("gemm", "matmul") and (r.of("QUANTITY", "flop_per_byte") or "intensity" in r.words):
         return True  # "our fp8 gemm at 300 ops/byte": a kernel given by its intensity
+    if word in ("gemm", "matmul") and r.of("QUANTITY", "bytes") and (r.has("attainable") or "roofline" in r.words):
+        return True  # "our matmul make 1e11 FLOP and read 2e9 byte — the maximum flop/s by roofline?": its work
+    if word == "reduction" and r.of("COLLECTIVE"):
+        return True  # "all-reduce … how many second for one reduction?": the collective itself, not a saving
     if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
         return True  # "the $7k l40s": the card's price, said of it, not asked
     if word in ("prefill", "ttft") and _figure_given_with(r, cue):
@@ -413,8 +417,9 @@ def _how_many_gpus(r: Reading) -> bool:
             return True
         if any(w in _GPU_NOUNS or w in ("trillium",) for w in r.words[cue.end:cue.end + 3]):
             return True
-    # "I say 3 H200s minimum": a minimum said after the part
-    return any({"minimum", "min"} & set(r.words[g.end:g.end + 2]) for g in r.of("GPU"))
+    # "I say 3 H200s minimum": a minimum said after the part; "min mi325x for zero3 …": before it, opening the ask
+    return any({"minimum", "min"} & set(r.words[g.end:g.end + 2]) or (g.start == 1 and r.words[0] in ("min", "minimum"))
+               for g in r.of("GPU"))
 
 
 def _has_model(s: Slots) -> bool:

@@ -360,7 +360,10 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
     asked = {id(c) for c in labels if _asked(r, c)}
     # (not across a sentence's end: "algbw 1,200 Gbit/s. busbw?" asks the busbw of that algbw)
     adjacent = next((c for c in labels if c.start == t.end and not t.text.endswith((".", ";", "?", "!"))), None)
-    if adjacent is not None and len(labels) > 1:  # "busbw for … 240GB/s algbw": the label after it is its own
+    before = next((c for c in labels if c.end == t.start), None)
+    if adjacent is not None and before is not None and id(adjacent) in asked:
+        own, asked = before, {id(adjacent)}  # "algbw 600 GB/s busbw?": the label before it, and the one asked after
+    elif adjacent is not None and len(labels) > 1:  # "busbw for … 240GB/s algbw": the label after it is its own
         own, asked = adjacent, {id(c) for c in labels if c is not adjacent}
     else:
         own = _nearest_label(r, t, ("busbw", "algbw"), limit=3, exclude=asked)
@@ -398,7 +401,9 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
                 v.setdefault("nodes", int(nodes.value))
                 v.setdefault("gpus_per_node", n)
             elif (t.end < len(r.words) and r.words[t.end] == "shard") or (
-                    r.words[max(t.start - 2, 0):t.start] in (["groups", "of"], ["group", "of"]) and bool(r.of("STAGE", "fsdp_hybrid"))):
+                    r.words[max(t.start - 2, 0):t.start] in (["groups", "of"], ["group", "of"]) and bool(r.of("STAGE", "fsdp_hybrid"))) \
+                    or any(0 <= t.start - c.end <= 1 and set(r.words[c.end:t.start]) <= _STATED
+                           for c in r.of("CUE", "shard_group")):  # ("shard group is 16 GPU")
                 v.setdefault("shard_group", n)  # "32-gpu shard groups", "sharded within groups of 16": FSDP hybrid's
             elif _per_node(r, t):
                 v.setdefault("gpus_per_node", n)

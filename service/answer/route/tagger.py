@@ -216,7 +216,7 @@ CUES: dict[str, tuple[str, ...]] = {
                 "microseconds per generated token"),
     "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
                   "across all users", "across users", "all users", "summed"),
-    "total": ("total", "in total", "altogether"),
+    "total": ("total", "in total", "altogether", "all told", "all in all"),
     "throughput": ("throughput",),
     "per_sequence": ("per sequence", "per user", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
@@ -370,7 +370,8 @@ CUES: dict[str, tuple[str, ...]] = {
                   # right that gqa …"
                   "is it fair", "is that fair", "fair to call",
                   # whether a published figure holds: "is bytedance's number legit or cherry picked"
-                  "legit", "cherry picked", "cherry-picked", "the real number", "twitter math", "is the bot right", "is the assistant right",
+                  "legit", "cherry picked", "cherry-picked", "the real number", "twitter math", "lying",
+                  "which one is right", "which is right", "drag", "or lag", "is the bot right", "is the assistant right",
                   "is the ai right", "is chatgpt right",
                   # advice on what to do: "whats the usual playbook", "what risks should a doc flag", "where would you
                   # start looking?"

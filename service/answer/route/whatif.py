@@ -39,7 +39,7 @@ def read_what_if(question: str) -> Reading | None:
 
 
 def _change_first(question: str, setup: Reading, change: Reading) -> Reading | None:
-    changed = _without_replaced(change)
+    changed = [t for t in _without_replaced(change) if not _restates_the_count(setup, t)]
     given = {_kind(change, t) for t in changed} - {None}
     if not given:
         return None
@@ -89,6 +89,15 @@ def _kind(r: Reading, t: Tag) -> str | None:
     if t.label == "CUE" and t.key in LABEL_ROLES:
         return f"label:{t.key}"
     return None
+
+
+def _restates_the_count(setup: Reading, t: Tag) -> bool:
+    """"2 servers x 8 h200 … if i all-reduce 4 gb through all 16 gpus": the setup's GPUs, counted again, not new ones."""
+    if not (t.label == "COUNT" and t.key == "gpus"):
+        return False
+    nodes = [n.value for n in setup.of("COUNT", "nodes")]
+    each = [n.value for n in setup.of("NUMBER") + setup.of("COUNT", "gpus")]
+    return any(a * b == t.value for a in nodes for b in each)
 
 
 def _without_replaced(change: Reading) -> list[Tag]:
