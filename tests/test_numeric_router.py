@@ -3171,3 +3171,15 @@ def test_counts_said_again_totals_labels_and_kernels(question, calculator, expec
 ])
 def test_which_figure_is_right_and_what_drags_it_ask_no_figure(question):
     assert route_numeric(question) is None
+
+
+def test_per_cent_in_two_words_is_a_share():
+    _assert_routed("on a tpu v5e chip we usually see seventy per cent of the HBM figure. mistral 7b int8, one chip, "
+                   "single sequence, weights only — what tok/s would that give?", "decode", {"efficiency": 0.7})
+
+
+def test_across_all_n_after_n_users_counts_the_users_again():
+    # "across all 64" after 64 sequences is the batch again, not 64 GPUs ("tensor-parallel over all 8" stays GPUs)
+    _assert_routed("llama 3.1 8b fp8 on one h20 serving 64 concurrent sequences, 2,000 tokens of context each, fp8 kv "
+                   "cache. aggregate tokens/s across all 64?", "decode", {"batch": 64, "gpus": 1})
+    _assert_routed("llama 3.1 70b fp8, tensor-parallel over all 8, tok/s?", "decode", {"gpus": 8})

@@ -11,6 +11,12 @@ from __future__ import annotations
 
 import re
 
+def _counted_before(m: re.Match) -> bool:
+    """"64 concurrent sequences … tokens/s across all 64?": the users counted before, said again, not GPUs."""
+    return re.search(rf"\b{m.group(1)}\s+(?:concurrent\s+|active\s+|parallel\s+)?(?:users?|seqs?|sequences?|requests?|"
+                     r"chats?|streams?|sessions?|prompts?)\b", m.string[:m.start()], re.I) is not None
+
+
 _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     # memory types: "HBM3e", "HBM2e", "GDDR6X", "LPDDR5X" (no figure of the question)
     (r"\b(HBM|GDDR|LPDDR)\d[a-z]?\b", r"\1"),
@@ -30,7 +36,7 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"\b(\d+)(?=\s+on\s+(?:one|a|the|each)\s+(?:UBB|baseboard|board|node|box|server|chassis)\b)", r"\1 GPUs"),
     (r"\b(?:over|across)\s+all\s+(\d+)\b(?!\s*(?:gpus?|cards?|chips?|ranks?|nodes?|devices?|accelerators?|users?|"
      r"seqs?|sequences?|requests?|chats?|streams?|sessions?|layers?|steps?|tokens?))",
-     r"over \1 GPUs"),
+     lambda m: m.group(0) if _counted_before(m) else f"over {m.group(1)} GPUs"),
     # a system named for its GPUs: "a DGX H100" is a server of eight H100s, "two HGX H200s" two of them, "8 dgx
     # h100 nodes" eight of eight; a spec sheet's heading ("DGX A100 (40GB SXM4 version):", "HGX B200 per GPU:")
     # names the part only (the question says how many it uses)

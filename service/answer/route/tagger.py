@@ -795,7 +795,8 @@ def _number_patterns() -> dict[str, list[list[dict]]]:
             [{"NORM": _BIG}, joiner, {"NORM": {"IN": list(_PARAM_WORDS)}}],
             [num, {"NORM": {"IN": ["b", "bn", "billion", "t", "trillion"]}}],
         ],
-        "QUANTITY/percent": [[num, {"NORM": {"IN": ["%", "percent", "pct"]}}]],
+        "QUANTITY/percent": [[num, {"NORM": {"IN": ["%", "percent", "pct"]}}],
+                             [num, {"NORM": "per"}, {"NORM": "cent"}]],  # ("seventy per cent")
         "QUANTITY/flop_per_byte": [
             [num, {"NORM": {"IN": ["flop", "flops", "ops", "op"]}}, {"NORM": {"IN": ["/", "per"]}},
              {"NORM": {"IN": ["b", "byte"]}}],
