@@ -3183,3 +3183,24 @@ def test_across_all_n_after_n_users_counts_the_users_again():
     _assert_routed("llama 3.1 8b fp8 on one h20 serving 64 concurrent sequences, 2,000 tokens of context each, fp8 kv "
                    "cache. aggregate tokens/s across all 64?", "decode", {"batch": 64, "gpus": 1})
     _assert_routed("llama 3.1 70b fp8, tensor-parallel over all 8, tok/s?", "decode", {"gpus": 8})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a message routed to nothing whole: its first question, with what follows it read as background
+    ("HBM bandwidth of one H20? We have 8 per server across 12 servers, the H100s we lost to export rules had 3.35 "
+     "TB/s, and our decode kernels need 90% of whatever the H20 offers.", "roofline",
+     {"gpu": "h20", "primary": "bandwidth"}),
+    ("What's the HBM bandwidth of a single GB200 GPU? The NVL72 rack has 72 of them across 18 trays, we budgeted 2 "
+     "racks, our KV reads need 6 TB/s and the H100 we benchmarked had 3.35.", "roofline",
+     {"gpu": "gb200", "primary": "bandwidth"}),
+])
+def test_the_first_question_of_a_message_that_reads_as_nothing_whole(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert routed.assumed[0] == "read as the question asked first; what follows it as background"
+
+
+def test_a_question_whose_setup_follows_is_read_whole():
+    # the ask first, its setup after: read whole, as it routes whole
+    routed = _assert_routed("how many days? llama 3.1 70b, 15T tokens, 2048 h100s, 40% mfu", "training",
+                            {"gpus": 2048, "mfu": 0.4})
+    assert not any(note.startswith("read as the question asked first") for note in routed.assumed)

@@ -78,7 +78,7 @@ from .env_settings import as_settings_said
 from .issue_template import as_issue_question
 from .transcript import turns, without_answer
 from .long_message import is_long, read as read_long
-from .two_asks import calculation_half
+from .two_asks import calculation_half, first_question
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
 
@@ -1054,6 +1054,10 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
         routed = _read(half, previous, computes) if half else None
         if isinstance(routed, NumericRequest):
             routed.explain = True
+    if routed is None and (asked := first_question(question)):  # "HBM bandwidth of one H20? We have 8 per server …"
+        routed = _read(asked, previous, computes, follows)
+        if isinstance(routed, NumericRequest):
+            routed.assumed = ["read as the question asked first; what follows it as background", *routed.assumed]
     return routed
 
 

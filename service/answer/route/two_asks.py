@@ -68,3 +68,16 @@ def calculation_half(question: str, asks_a_calculation: Callable[[str], bool]) -
             return None
         half = ", ".join(named.values()) + ": " + half
     return half
+
+
+# what follows a message's first question mark, when more than a word or two follows it
+_AFTER_THE_FIRST_ASK = re.compile(r"\?\s+(?=\S+\s+\S+)")
+
+
+def first_question(question: str) -> str | None:
+    """The message up to its first question mark, when more follows it: "HBM bandwidth of one H20? We have 8 per
+    server across 12 servers, the H100s we lost had 3.35 TB/s, and our kernels need 90% of whatever it offers." What
+    the reader adds after asking is read as background, once the whole message has been read and routed to nothing."""
+    m = _AFTER_THE_FIRST_ASK.search(question)
+    return question[:m.start() + 1] if m else None
+
