@@ -3204,3 +3204,10 @@ def test_a_question_whose_setup_follows_is_read_whole():
     routed = _assert_routed("how many days? llama 3.1 70b, 15T tokens, 2048 h100s, 40% mfu", "training",
                             {"gpus": 2048, "mfu": 0.4})
     assert not any(note.startswith("read as the question asked first") for note in routed.assumed)
+
+
+def test_a_short_busy_message_is_read_from_the_sentence_that_asks():
+    # read whole, the team's people and the threshold were figures; the sentence that asks holds its own setup
+    _assert_routed("Our compliance team (4 lawyers, 2 engineers) is doing the 10^25 threshold check. Total training "
+                   "FLOPs of Llama 3.1 405B on 15.6T tokens by 6ND?", "training",
+                   {"model": "llama-3.1-405b", "tokens": 15_600_000_000_000, "primary": "flops"})

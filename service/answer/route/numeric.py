@@ -77,7 +77,7 @@ from .compact_specs import as_spelled_spec
 from .env_settings import as_settings_said
 from .issue_template import as_issue_question
 from .transcript import turns, without_answer
-from .long_message import is_long, read as read_long
+from .long_message import is_long, read as read_long, sentences
 from .two_asks import calculation_half, first_question
 from .tagger import BYTE_WORDS, COUNT_NOUNS, Reading, Tag, tag
 from .whatif import read_what_if
@@ -1058,6 +1058,8 @@ def route_numeric(question: str, previous: NumericRequest | None = None,
         routed = _read(asked, previous, computes, follows)
         if isinstance(routed, NumericRequest):
             routed.assumed = ["read as the question asked first; what follows it as background", *routed.assumed]
+    if routed is None and not is_long(question) and len(sentences(question)) >= 2:  # a short busy message: the sentence
+        routed = read_long(question, lambda window: _read(window, previous, computes, follows))  # that asks, set up
     return routed
 
 
