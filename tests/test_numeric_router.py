@@ -3211,3 +3211,26 @@ def test_a_short_busy_message_is_read_from_the_sentence_that_asks():
     _assert_routed("Our compliance team (4 lawyers, 2 engineers) is doing the 10^25 threshold check. Total training "
                    "FLOPs of Llama 3.1 405B on 15.6T tokens by 6ND?", "training",
                    {"model": "llama-3.1-405b", "tokens": 15_600_000_000_000, "primary": "flops"})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # an estimate the reader will make later, told beside the question: its efficiency is no input here
+    ("free vram on one h200 nvl for qwen2.5 72b in fp8 serving 8 chats at 32k context, fp8 kv? (the speed estimate "
+     "afterwards assumes 75% bw efficiency)", "memory", {"primary": "free_bytes"}),
+    ("kv bytes per token for llama 3 70b with an fp8 cache? feeding it into a decode estimate that runs at 0.8 of peak",
+     "kv_cache", {"primary": "kv_bytes_per_token"}),
+    ("part 1 of 2 (part 2 is tok/s at 80% of peak bandwidth): minimum number of l40s to hold mixtral 8x22b in fp8, "
+     "weights only?", "memory", {"primary": "min_gpus"}),
+    ("before I estimate speed at 3/4 of peak bandwidth: does deepseek r1 in fp8 fit on 8 mi300x, weights only? free "
+     "GB per gpu", "memory", {"gpus": 8, "primary": "free_bytes"}),
+    ("min number of h20s to hold llama 3.1 405b in fp8, weights only — the 80%-efficiency speed maths comes after",
+     "memory", {"primary": "min_gpus"}),
+])
+def test_a_later_estimate_told_beside_the_question_is_no_input(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert "efficiency" not in routed.inputs
+
+
+def test_a_decode_estimate_asked_is_still_asked():
+    _assert_routed("llama 3.1 70b fp8 on 2 h100s, batch 1 — decode speed estimate at 75% efficiency?", "decode",
+                   {"efficiency": 0.75})

@@ -138,6 +138,27 @@ _PURPOSE = re.compile(r"(?<=\?)\s+(?:(?:i'?m|we'?re|just|mostly|really)\s+)*"
                       r"so\s+(?:i|we)\s+can|(?:it'?s|this\s+is)\s+for)\b[^?]*$", re.I)
 
 
+# a later estimate the reader will make, told beside the question: its efficiency or its rate is no input here
+# ("free vram …? (the speed estimate afterwards assumes 75% bw efficiency)", "before I estimate speed at 3/4 of peak
+# bandwidth: does … fit", "part 1 of 2 (part 2 is tok/s at 80% of peak bandwidth): …", "… weights only — the
+# 80%-efficiency speed maths comes after", "…? feeding it into a decode estimate that runs at 0.8 of peak")
+_LATER = r"(?:speed|decode|throughput|tok/s)\s+(?:estimate|maths?|model|calc\w*)"
+_LATER_ESTIMATE = re.compile(
+    rf"\s*\((?=[^()]*\b(?:speed|decode|throughput|tok/s|part\s*2)\b)(?=[^()]*\b(?:estimate|maths?|model|afterwards|"
+    rf"after|later|comes)\b)[^()]*\)"
+    rf"|(?<=[?.;])\s+[^?.;]*\b{_LATER}\b[^?]*$"
+    rf"|\s+[—–]\s+[^?—–]*\b{_LATER}\b[^?]*$"
+    r"|^\s*before\s+(?:i|we)\s+(?:estimate|work\s+out|compute|calculate|do)\b[^:?]{0,80}:\s*"
+    r"|^\s*part\s+1\s+of\s+2\b[^:]{0,100}:\s*", re.I)
+_STILL_ASKS = re.compile(r"\?|\b(?:how|what|whats|min(?:imum)?|number of|free|left)\b", re.I)
+
+
+def without_later_estimate(question: str) -> str:
+    """The question without an estimate the reader will make after it (unless nothing is left that asks)."""
+    rest = _LATER_ESTIMATE.sub("", question).strip()
+    return rest if rest != question.strip() and _STILL_ASKS.search(rest) else question
+
+
 def without_purpose(question: str) -> str:
     """The question without the purpose told after it, when what it asks names its model (the purpose's parts, "to
     see if 2 h100s are enough", and its words, "broadcasting", "decode nodes", are no part of the calculation)."""
@@ -151,7 +172,7 @@ def without_background(question: str) -> str:
     """The question without the sentences and asides that tell the reader's background (unchanged when nothing
     is left that asks). A told sentence stays when it holds the only name or the only figure of its kind ("Our
     university runs V100 cards bought in 2018. How many tok/s would Llama 3.1 8B decode on one of them?")."""
-    text = without_purpose(_without_letter_frame(question))
+    text = without_later_estimate(without_purpose(_without_letter_frame(question)))
     if text != question:  # a letter: its paragraphs first
         text = _without_told_paragraphs(text)
     text = _without_dashed_asides(_PREAMBLE.sub("", without_versions(text)))
