@@ -3234,3 +3234,24 @@ def test_a_later_estimate_told_beside_the_question_is_no_input(question, calcula
 def test_a_decode_estimate_asked_is_still_asked():
     _assert_routed("llama 3.1 70b fp8 on 2 h100s, batch 1 — decode speed estimate at 75% efficiency?", "decode",
                    {"efficiency": 0.75})
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # how a shortfall is to be shown asks for no explanation
+    ("Llama 3.1 70B in fp16, brain only, divided equally over four A100 40GB cards — how many GB are left on each "
+     "(negative means it doesn't fit)?", "memory", {"gpus": 4, "primary": "free_bytes"}),
+    # ", but today's question is about …", ", but this is the new … box": what came before is told
+    ("Our Trillium reservation starts in March, but today's question is about v5e: Llama 3.1 8B on 3T tokens on 512 "
+     "TPU v5e chips in bf16 at 40% MFU. How many days?", "training", {"gpu": "tpu-v5e", "gpus": 512}),
+    ("The H100 cluster reported all_reduce busbw around 480 GB/s last quarter, but this is the new MI300X box: "
+     "all_reduce_perf across its 8 GPUs shows algbw 170 GB/s. What's the busbw?", "collective",
+     {"gpu": "mi300x", "algbw": 170e9, "primary": "busbw"}),
+    # a paper's figures, quoted, are history (an unknown part in them is not the question's)
+    ("The DeepSeek-V3 paper quotes 2.788M H800 hours, but we'll do our own thing: gpt-oss-20b on 6T tokens on GB300 "
+     "in fp8 at 32% MFU, active params. Total GPU-hours?", "training", {"gpu": "gb300", "primary": "gpu_hours"}),
+    # "Paper says: '…'" quotes the setup itself
+    ("Paper says: 'a 34B model trained for 2T tokens after a 200B-token warmup stage'. Counting both stages (2.2T "
+     "tokens in all), how many H100 GPU-hours at 38% MFU?", "training", {"mfu": 0.38, "primary": "gpu_hours"}),
+])
+def test_sign_conventions_other_boxes_and_papers_quoted(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

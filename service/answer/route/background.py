@@ -19,7 +19,8 @@ from .tagger import tag
 _ASIDE = re.compile(r"(\([^()]*\))")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+(?=but now\b)|\s[—–]\s(?=(?:so\s+|and\s+)?(?:how|what)\b)"
                            # "… the median is 1,400 tokens, but I'm sizing for the worst case: …": what is asked now
-                           r"|,\s+(?=but\s+(?:i'?m|we'?re|i am|we are|this time|for this)\b)", re.I)
+                           r"|,\s+(?=but\s+(?:i'?m|we'?re|i am|we are|this time|for this|this is|today'?s|"
+                           r"we'?ll|we will|my question|the question)\b)", re.I)
 _ASKS = re.compile(r"\?|\b(?:how|what(?:'s)?|which|whats|estimate|compute|calculate|give me|tell me|is it|"
                    r"can (?:it|a|one|we|i)|will it|would it|does it|do i|do we)\b", re.I)
 # History tells what was, never what is asked; paperwork and money tell why, unless the sentence also sets a
@@ -28,7 +29,8 @@ _HISTORY = re.compile(
     r"\b(?:used to|last (?:year|month|week|quarter|run|time|eval|test|night|monday|tuesday|wednesday|thursday|friday|"
     r"weekend|sprint)|last year's|back in|previous(?:ly)?|our old|"
     r"(?:took|came to|peaked at|was on|were on|replaced|already done|\d+ years? old|"
-    r"(?:went|rose|fell|dropped|jumped|improved|grew) from)\b|since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
+    r"(?:went|rose|fell|dropped|jumped|improved|grew) from|(?<=\w )paper (?:quotes|reports|says|claims|cites)(?!:))\b|"
+    r"since (?:\w+ )?(?:19|20)\d\d|in (?:19|20)\d\d|for most of)", re.I)
 _PEOPLE = (r"people|persons|engineers|participants|attendees|headcount|team|teams|crew|rotation|of us|staff|"
            r"researchers|interns")
 _PAPERWORK = re.compile(r"\b(?:budget|finance|pricing|invoice|contract|ticket|sprint|deck|slide|dashboard|uptime|"
@@ -150,12 +152,15 @@ _LATER_ESTIMATE = re.compile(
     rf"|\s+[—–]\s+[^?—–]*\b{_LATER}\b[^?]*$"
     r"|^\s*before\s+(?:i|we)\s+(?:estimate|work\s+out|compute|calculate|do)\b[^:?]{0,80}:\s*"
     r"|^\s*part\s+1\s+of\s+2\b[^:]{0,100}:\s*", re.I)
+# how the reader wants a shortfall shown: "(negative means it doesn't fit)", "(negative if it doesn't fit)"
+_SIGN_CONVENTION = re.compile(r"\s*\(\s*(?:a\s+)?negative\s+(?:number\s+)?(?:means|if|=|for|when)\b[^()]*\)", re.I)
 _STILL_ASKS = re.compile(r"\?|\b(?:how|what|whats|min(?:imum)?|number of|free|left)\b", re.I)
 
 
 def without_later_estimate(question: str) -> str:
-    """The question without an estimate the reader will make after it (unless nothing is left that asks)."""
-    rest = _LATER_ESTIMATE.sub("", question).strip()
+    """The question without an estimate the reader will make after it, or how a shortfall is to be shown (unless
+    nothing is left that asks)."""
+    rest = _SIGN_CONVENTION.sub("", _LATER_ESTIMATE.sub("", question)).strip()
     return rest if rest != question.strip() and _STILL_ASKS.search(rest) else question
 
 
