@@ -1772,6 +1772,12 @@ def test_a_figure_given_in_parts(question, calculator, expected):
      {"tokens": 1024 * 8192 * 100_000}),
     ("8B dense on 128 nodes x 8 b200, 42% mfu, 3 epochs of a 1T-token corpus — time to train?", "training",
      {"tokens": 3e12, "gpus": 1024}),
+    # steps times the tokens of each step, however they are said
+    ("llama 3.1 8b, 60,000 steps of 4M tokens each, total 6ND flops?", "training", {"tokens": 2.4e11}),
+    ("llama 3.1 8b trained for 60k steps at 4M tokens per step, flops?", "training", {"tokens": 2.4e11}),
+    ("llama 3.1 8b, 4M tokens per step for 60k steps, flops?", "training", {"tokens": 2.4e11}),
+    ("gpu-hours for mixtral 8x7b (6ND on active params) with tokens = 4096 seq × 1024 batch × 250,000 steps, on h200s "
+     "in bf16 at 35% mfu?", "training", {"tokens": 4096 * 1024 * 250_000}),
 ])
 def test_run_cards(question, calculator, expected):
     _assert_routed(question, calculator, expected)

@@ -1,7 +1,8 @@
 """A training run's tokens as run cards and papers give them → the total the training calculator reads.
 
 "global batch 4M tokens for 30k steps" (1.2e11 tokens), "global batch 1,536 sequences × 2,048 tokens, 150k steps",
-"seq len 4k, global batch 512 seqs, 200k steps", "3 epochs of a 1T-token corpus" (3T tokens). Read as typed, the
+"seq len 4k, global batch 512 seqs, 200k steps", "60k steps of 4M tokens", "4096 seq × 1024 batch × 250,000 steps",
+"3 epochs of a 1T-token corpus" (3T tokens). Read as typed, the
 router bound the batch or one epoch as the run's tokens and computed with confidence. Each rewrite states the
 total in tokens; a question that gives the total itself is left as it is.
 """
@@ -20,6 +21,16 @@ _BATCH_SEQS = re.compile(rf"(?:\bglobal batch(?: size)?(?: of)?\s+|(?<![\w.,]))(
                          rf"(?:for\s+)?{_NUM}\s+steps", re.I)
 _SEQ_THEN_BATCH = re.compile(rf"\bseq(?:uence)?(?: len(?:gth)?)?\s+{_NUM},?\s+global batch(?: size)?(?: of)?\s+{_NUM}\s*"
                              rf"(?:seqs|sequences|samples)?,?\s+(?:for\s+)?{_NUM}\s+steps", re.I)
+
+
+# "60,000 steps × 4,000,000 tokens", "60k steps of 4M tokens each", "4M tokens per step for 60k steps", "4096 seq ×
+# 1024 batch × 250,000 steps"
+_STEPS_OF_TOKENS = re.compile(rf"(?<![\w.,]){_NUM}\s+steps?\s*(?:of|×|x|\*|at)\s*{_NUM}\s*tokens?"
+                              r"(?:\s+(?:each|per step|a step))?", re.I)
+_TOKENS_PER_STEP = re.compile(rf"(?<![\w.,]){_NUM}\s*tokens?\s+(?:per|a|each)\s+step,?\s+(?:for\s+|×\s*|x\s*)?{_NUM}\s+steps",
+                              re.I)
+_SEQ_BATCH_STEPS = re.compile(rf"(?<![\w.,]){_NUM}\s*(?:seq(?:uence)?(?:\s+len(?:gth)?)?|tokens?)\s*(?:x|×|\*)\s*{_NUM}\s*"
+                              rf"(?:batch|seqs|sequences)\s*(?:x|×|\*)\s*{_NUM}\s*steps", re.I)
 
 
 # "gbs 2048 x seqlen 8192 x 20k steps", "gbs 1024 seqs x seqlen 4096, 250k steps"
@@ -55,6 +66,10 @@ def with_run_tokens(text: str) -> str:
     text = _BATCH_TOKENS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
     text = _BATCH_SEQS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
                                              * _value(*m.group(5, 6))), text)
+    text = _STEPS_OF_TOKENS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
+    text = _TOKENS_PER_STEP.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
+    text = _SEQ_BATCH_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
+                                                  * _value(*m.group(5, 6))), text)
     text = _SEQ_THEN_BATCH.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
                                                  * _value(*m.group(5, 6))), text)
     return text
