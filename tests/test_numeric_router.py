@@ -3261,3 +3261,14 @@ def test_a_decode_estimate_asked_is_still_asked():
 ])
 def test_sign_conventions_other_boxes_and_papers_quoted(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a bar of one unit with no figure ("less than a second?"): the time decides it
+    ("broadcast 8 GB among 4 l40s over pcie 4, rank 0 as the root — less than a second?", "collective",
+     {"op": "broadcast", "ranks": 4, "primary": "time_s"}),
+    ("will an all-reduce of 4 GB over 8 h100s on nvlink finish in under a second?", "collective",
+     {"ranks": 8, "size": 4_000_000_000}),
+])
+def test_a_bar_of_one_unit_asks_the_figure_that_decides_it(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

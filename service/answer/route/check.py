@@ -68,10 +68,13 @@ _AGAINST_A_BAR = re.compile(r"(?:^|[,:;—.?]\s*|\s-\s)(?:will|can|could|does|do
                             r"\b(?:under|below|above|over|within|past|beyond|exceed\w*|clear|hit|reach|stay|"
                             r"do|get|fast enough|less than|more than|at least|at most|memory[- ]bound|"
                             r"compute[- ]bound)\b", re.I)
+# a bar of one unit, with no figure: "— less than a second?", "under a minute?"
+_A_UNIT = r"(?:second|minute|hour|day|week|month|millisecond|ms|gigabyte|terabyte)\s*"
 # the bar as its own clause, with no verb: "… 128k with a bf16 cache — more than 250 GB of cache?", "tpu v5p int8
 # ridge — more than 300 ops per byte?"; and a figure set against the quantity: "is 200 flop/b above the ridge …?"
 _BARE_BAR = re.compile(r"(?:[,:;—?]\s*|\s-\s)(?:more than|less than|fewer than|at least|at most)"
-                       r"\s+(?:a\s+|an\s+)?\d[^,;:—?]*\?|(?:^|\bis\s+)\d[\d.,]*\s*[\w/%]*\s+(?:above|below|over|under)\s+the\b", re.I)
+                       r"\s+(?:a\s+|an\s+)?(?:\d[^,;:—?]*|" + _A_UNIT + r")\?|"
+                       r"(?:^|\bis\s+)\d[\d.,]*\s*[\w/%]*\s+(?:above|below|over|under)\s+the\b", re.I)
 _ASKS_A_FIGURE = re.compile(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", re.I)  # "how many … within 21 days"
 _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "exceed", "exceeds", "clear", "hit",
               "reach", "do", "get", "than", "least", "most", "the", "enough"}  # ("fast enough for 30 tokens/sec")
@@ -80,6 +83,10 @@ _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "ex
 def _without_the_bar(r: Reading) -> Reading:
     """The figures a yes/no question measures against (right after "under", "over", "within", "clear" …) are taken
     out, and the question asks for the figure that decides it; a question with no such figure is left as it is."""
+    if re.search(r"\b(?:than|under)\s+an?\s+" + _A_UNIT + r"\?", r.question, re.I):
+        # "broadcast 8 GB among 4 l40s … — less than a second?": the time decides it; no figure is the bar
+        return Reading(r.question, r.words, [t for t in r.tags if not (t.key == "outside" and "than" in t.text.lower())]
+                       + [_checking(r)])
     bars = [t for t in r.tags if t.label in _FIGURES and t.key not in ("batch", "gpus", "nodes", "ranks")
             and (_BAR_WORDS & set(r.words[max(t.start - 2, 0):t.start])
                  or r.words[t.start - 1:t.start] == ["is"] and r.words[t.end:t.end + 1] in (["above"], ["below"])
