@@ -3272,3 +3272,9 @@ def test_sign_conventions_other_boxes_and_papers_quoted(question, calculator, ex
 ])
 def test_a_bar_of_one_unit_asks_the_figure_that_decides_it(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+def test_shipping_a_cache_from_the_prefill_box_is_a_transfer():
+    # "ship" with bytes over a link moves them; "the prefill box" is where they start, not prefill asked
+    _assert_routed("ship a 20 GiB kv cache from the prefill box to the decode box over one 200Gb/s HDR link — how many "
+                   "seconds?", "collective", {"op": "send_recv", "ranks": 2, "size": 20 * 1024 ** 3})

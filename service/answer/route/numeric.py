@@ -318,6 +318,10 @@ def _figure_given_with(r: Reading, cue: Tag) -> bool:
     return any(abs(f.start - cue.end) <= 4 or abs(cue.start - f.end) <= 4 for f in rates + times)
 
 
+_PLACES = {"box", "boxes", "node", "nodes", "side", "server", "servers", "pool", "instance", "instances", "cluster",
+           "worker", "workers", "gpus", "tier"}
+
+
 def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     """An outside word that does not make the question one no calculator answers: "cost in h100 gpu-hours"
     asks for GPU-hours, not money; "in its shipped mxfp4" names the release precision, not shipping."""
@@ -349,6 +353,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "all-reduce … how many second for one reduction?": the collective itself, not a saving
     if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
         return True  # "the $7k l40s": the card's price, said of it, not asked
+    if word == "prefill" and r.words[cue.end:cue.end + 1] and r.words[cue.end] in _PLACES:
+        return True  # "from the prefill box to the decode box": where the bytes go from, not prefill asked
     if word in ("prefill", "ttft") and _figure_given_with(r, cue):
         return True  # "prefill peaks at 9,000 tok/s", "a 150 ms TTFT target": a measured rate or a target, given
     if word == "$" and not re.match(r"\d|#num", r.words[cue.end] if cue.end < len(r.words) else ""):
@@ -363,7 +369,9 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
     if word in ("shipped", "ships", "ship"):  # "as shipped", "in its shipped mxfp4", "the mxfp4 format openai
         # ships it in": the release precision
         return (any(0 <= p.start - cue.end <= 1 or 0 < cue.start - p.end <= 5 for p in r.of("PRECISION"))  # ("ships in mxfp4")
-                or r.words[cue.start - 1:cue.start] == ["as"])
+                or r.words[cue.start - 1:cue.start] == ["as"]
+                # "ship a 20 GiB kv cache from the prefill box to the decode box over one … link": bytes moved
+                or (any(0 <= q.start - cue.end <= 2 for q in r.of("QUANTITY", "bytes")) and bool(r.of("LINK"))))
     if word in ("storage", "nvme", "ssd", "ssds", "disk", "write", "writing", "written", "writes", "object store",
                 "object storage", "bucket", "s3"):
         # "our storage team wants the size of one checkpoint", "how many TB would we be writing every save"
