@@ -46,7 +46,8 @@ def with_parts_added(doc: Doc, tags: list) -> list:
         i = j + 1
     for group in groups:  # (a word among the pieces that asks for no calculation describes a piece: "100B code")
         tags = [t for t in tags if t not in group
-                and not (t.label == "CUE" and t.key == "outside" and group[0].start <= t.start < group[-1].end)]
+                and not (t.label == "CUE" and t.key == "outside" and (group[0].start <= t.start < group[-1].end or (
+                    group[-1].end <= t.start <= group[-1].end + 3 and t.text.lower() in _STAGES)))]  # ("100B of fresh code")
         tags.append(_total(group, tokens=_tokens_follow(doc, group[-1])))
     return sorted(tags, key=lambda t: (t.start, -t.end))
 
