@@ -1778,6 +1778,11 @@ def test_a_figure_given_in_parts(question, calculator, expected):
     ("llama 3.1 8b, 4M tokens per step for 60k steps, flops?", "training", {"tokens": 2.4e11}),
     ("gpu-hours for mixtral 8x7b (6ND on active params) with tokens = 4096 seq × 1024 batch × 250,000 steps, on h200s "
      "in bf16 at 35% mfu?", "training", {"tokens": 4096 * 1024 * 250_000}),
+    # labelled stages, asked over all of them
+    ("stage 1: 8T tokens at seq 4096; stage 2: 1.5T at seq 8192; stage 3 (anneal): 0.5T. total compute for llama 3.1 "
+     "8b over all stages?", "training", {"tokens": 1e13, "primary": "flops"}),
+    ("llama 3.1 8b, phase 1: 60,000 steps × 4,000,000 tokens, phase 2: 10,000 steps × 8,000,000 tokens (longer "
+     "sequences). total 6ND flops over both phases?", "training", {"tokens": 3.2e11}),
     # epochs, then a stage added on; "of fresh code" describes the added piece, it asks for no code
     ("mixtral 8x22b trained for 2 epochs over a 600B-token corpus plus 100B of fresh code, on 1,024 h200s, bf16, 40% "
      "mfu — gpu-hours?", "training", {"tokens": 1.3e12, "gpus": 1024, "primary": "gpu_hours"}),

@@ -57,6 +57,30 @@ def _tokens(total: float) -> str:
     return f"{round(total)} tokens"
 
 
+# a run in labelled stages whose tokens are asked over all of them: "stage 1: 8T tokens at seq 4096; stage 2: 1.5T at
+# seq 8192; stage 3 (anneal): 0.5T. total compute … over all stages?"
+_STAGE_LABEL = re.compile(r"\b(?:stage|phase)\s*\d+\s*(?:\([^)]*\))?\s*:\s*", re.I)
+_STAGE_TOKENS = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*([kmbt]?)\b(?:[- ]?tokens?)?", re.I)
+_OVER_THE_STAGES = re.compile(r"\s*\b(?:over|across|for|in)\s+(?:all\s+(?:the\s+)?(?:\w+\s+)?|both\s+)(?:stages|phases)\b", re.I)
+
+
+def _stages_summed(text: str) -> str:
+    labels = list(_STAGE_LABEL.finditer(text))
+    if len(labels) < 2 or not _OVER_THE_STAGES.search(text):
+        return text
+    ends = [m.start() for m in labels[1:]] + [len(text)]
+    figures = []
+    for label, end in zip(labels, ends):
+        segment = re.split(r"[.;?](?:\s|$)", text[label.end():end])[0]
+        m = _STAGE_TOKENS.search(segment)
+        if m is None or (not m.group(2) and "token" not in m.group(0).lower()):
+            return text  # a stage without its tokens: left as typed
+        figures.append((label.end() + m.start(), label.end() + m.end(), _value(*m.group(1, 2))))
+    total = sum(v for _, _, v in figures)
+    last = figures[-1][1]
+    return text[:labels[0].start()] + _tokens(total) + text[last:] if total else text
+
+
 def with_run_tokens(text: str) -> str:
     """The question with its run's tokens said as one total."""
     text = _GBS_MBS_GA.sub(_data_parallel, text)
@@ -72,4 +96,5 @@ def with_run_tokens(text: str) -> str:
                                                   * _value(*m.group(5, 6))), text)
     text = _SEQ_THEN_BATCH.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
                                                  * _value(*m.group(5, 6))), text)
-    return text
+    summed = _stages_summed(text)
+    return _OVER_THE_STAGES.sub("", summed) if summed != text else text
