@@ -349,7 +349,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "our fp8 gemm at 300 ops/byte": a kernel given by its intensity
     if word in ("gemm", "matmul") and r.of("QUANTITY", "bytes") and (r.has("attainable") or "roofline" in r.words):
         return True  # "our matmul make 1e11 FLOP and read 2e9 byte — the maximum flop/s by roofline?": its work
-    if word == "reduction" and r.of("COLLECTIVE"):
+    if word == "reduction" and r.of("COLLECTIVE") and r.words[cue.start - 1:cue.start] in (["#num"], ["each"], ["per"],
+                                                                                             ["a"], ["every"]):
         return True  # "all-reduce … how many second for one reduction?": the collective itself, not a saving
     if word == "$" and any(0 < g.start - cue.end <= 3 for g in r.of("GPU")):
         return True  # "the $7k l40s": the card's price, said of it, not asked

@@ -65,6 +65,8 @@ _OVER_THE_STAGES = re.compile(r"\s*\b(?:over|across|for|in)\s+(?:all\s+(?:the\s+
 
 
 def _stages_summed(text: str) -> str:
+    """The text with its labelled stages' tokens said as one total, when it asks over all of them; as typed when a
+    stage gives no tokens."""
     labels = list(_STAGE_LABEL.finditer(text))
     if len(labels) < 2 or not _OVER_THE_STAGES.search(text):
         return text

@@ -257,7 +257,7 @@ def _one_box(r: Reading, count: Tag, name: Tag) -> bool:
     ("16 b300 nodes" are 16)."""
     noun = r.words[name.end]
     return (count.value > 1 and noun in _ONE_OF and noun not in _MANY_OF
-            and r.words[count.start - 1:count.start] and r.words[count.start - 1] in _ONE_BOX_BEFORE)
+            and count.start > 0 and r.words[count.start - 1] in _ONE_BOX_BEFORE)
 
 
 def _each_after(r: Reading, name: Tag) -> bool:

@@ -363,21 +363,22 @@ CUES: dict[str, tuple[str, ...]] = {
             "does that include", "does it include", "does this include", "is that per", "is this per"),
     # a judgement asked of a setup, not a figure: "… is fp8 kv still worth it?", "sane default or too aggressive?"
     "judgement": ("worth it", "is it worth", "is it even worth", "worth tuning", "worth optimizing",
-                  "worth the effort", "what should we ask", "what should i ask", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
+                  "worth the effort", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
                   "what's the risk", "whats the risk", "the actual risk", "what could go wrong", "tp or pp",
                   "pp or tp", "tp vs pp", "reshard",
                   # whether an earlier answer's reading holds: "is it fair to call that a bandwidth limit", "is the bot
                   # right that gqa …"
-                  "is it fair", "is that fair", "fair to call",
-                  # whether a published figure holds: "is bytedance's number legit or cherry picked"
-                  "legit", "cherry picked", "cherry-picked", "the real number", "twitter math", "lying",
-                  "which one is right", "which is right", "drag", "or lag", "is the bot right", "is the assistant right",
-                  "is the ai right", "is chatgpt right",
+                  "is it fair", "is that fair", "fair to call", "is the bot right", "is the assistant right",
+                  "is the ai right", "is chatgpt right", "which one is right", "which is right",
+                  # whether a published figure holds: "is bytedance's number legit or cherry picked", "which one is
+                  # lying", "could one slot like that drag a 64-rank allreduce down", "will rocm vllm hit it or lag"
+                  "legit", "cherry picked", "cherry-picked", "the real number", "twitter math", "lying", "drag",
+                  "or lag",
                   # advice on what to do: "whats the usual playbook", "what risks should a doc flag", "where would you
-                  # start looking?"
+                  # start looking?", "what should we ask that the mlperf numbers wont answer?"
                   "playbook", "what risks", "which risks", "where would you start", "where should i start",
                   "where do i start", "where do we start", "start looking", "what would you check",
-                  "what should i check", "what should we check"),
+                  "what should i check", "what should we check", "what should we ask", "what should i ask"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
