@@ -75,6 +75,7 @@ _A_UNIT = r"(?:second|minute|hour|day|week|month|millisecond|ms|gigabyte|terabyt
 _BARE_BAR = re.compile(r"(?:[,:;—?]\s*|\s-\s)(?:more than|less than|fewer than|at least|at most)"
                        r"\s+(?:a\s+|an\s+)?(?:\d[^,;:—?]*|" + _A_UNIT + r")\?|"
                        r"(?:^|\bis\s+)\d[\d.,]*\s*[\w/%]*\s+(?:above|below|over|under)\s+the\b", re.I)
+_UNIT_BAR = re.compile(r"\b(?:than|under)\s+an?\s+" + _A_UNIT + r"\?", re.I)  # "— less than a second?"
 _ASKS_A_FIGURE = re.compile(r"\bhow (?:many|long|much|fast|big)\b|\bwhat(?:'s|s)?\b", re.I)  # "how many … within 21 days"
 _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "exceed", "exceeds", "clear", "hit",
               "reach", "do", "get", "than", "least", "most", "the", "enough"}  # ("fast enough for 30 tokens/sec")
@@ -83,7 +84,7 @@ _BAR_WORDS = {"under", "below", "above", "over", "within", "past", "beyond", "ex
 def _without_the_bar(r: Reading) -> Reading:
     """The figures a yes/no question measures against (right after "under", "over", "within", "clear" …) are taken
     out, and the question asks for the figure that decides it; a question with no such figure is left as it is."""
-    if re.search(r"\b(?:than|under)\s+an?\s+" + _A_UNIT + r"\?", r.question, re.I):
+    if _UNIT_BAR.search(r.question):
         # "broadcast 8 GB among 4 l40s … — less than a second?": the time decides it; no figure is the bar
         return Reading(r.question, r.words, [t for t in r.tags if not (t.key == "outside" and "than" in t.text.lower())]
                        + [_checking(r)])

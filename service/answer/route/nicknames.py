@@ -18,6 +18,7 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
 # "r1 latent kv": DeepSeek-R1 by its short name, only before what a model has and where DeepSeek is not named at all
 _DEEPSEEK_SHORT = re.compile(r"(?<![\w.-])(r1)(?=\s+(?:latent|kv|mla|weights|"
                              r"in\s+fp8|fp8|bf16|671b)\b)", re.I)
+_DEEPSEEK_NAMED = re.compile(r"deep\s*s[ea]+k", re.I)
 _AMD_300X = re.compile(r"\b(?:amd'?s\s+|the\s+)?300x\b", re.I)
 
 
@@ -25,7 +26,7 @@ def as_registered(text: str) -> str:
     """The question with the house names of models and parts said as the registries name them."""
     for pattern, words in _REWRITES:
         text = pattern.sub(words, text)
-    if not re.search(r"deep\s*s[ea]+k", text, re.I):
+    if not _DEEPSEEK_NAMED.search(text):
         text = _DEEPSEEK_SHORT.sub(r"deepseek \1", text)
     if re.search(r"\bamd\b", text, re.I):
         text = _AMD_300X.sub("mi300x", text)

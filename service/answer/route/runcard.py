@@ -57,6 +57,11 @@ def _tokens(total: float) -> str:
     return f"{round(total)} tokens"
 
 
+def _two_factors(m: re.Match) -> str:
+    """"3 epochs of 1T tokens", "4M tokens for 30k steps", "60k steps at 4M tokens": the product, in tokens."""
+    return _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4)))
+
+
 # a run in labelled stages whose tokens are asked over all of them: "stage 1: 8T tokens at seq 4096; stage 2: 1.5T at
 # seq 8192; stage 3 (anneal): 0.5T. total compute … over all stages?"
 _STAGE_LABEL = re.compile(r"\b(?:stage|phase)\s*\d+\s*(?:\([^)]*\))?\s*:\s*", re.I)
@@ -88,12 +93,12 @@ def with_run_tokens(text: str) -> str:
     text = _GBS_MBS_GA.sub(_data_parallel, text)
     text = _GBS_SEQLEN_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
                                                    * _value(*m.group(5, 6))), text)
-    text = _EPOCHS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
-    text = _BATCH_TOKENS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
+    text = _EPOCHS.sub(_two_factors, text)
+    text = _BATCH_TOKENS.sub(_two_factors, text)
     text = _BATCH_SEQS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
                                              * _value(*m.group(5, 6))), text)
-    text = _STEPS_OF_TOKENS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
-    text = _TOKENS_PER_STEP.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4))), text)
+    text = _STEPS_OF_TOKENS.sub(_two_factors, text)
+    text = _TOKENS_PER_STEP.sub(_two_factors, text)
     text = _SEQ_BATCH_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
                                                   * _value(*m.group(5, 6))), text)
     text = _SEQ_THEN_BATCH.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
