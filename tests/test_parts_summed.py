@@ -57,6 +57,12 @@ from routing import assert_routed
      {"tokens": 1_200_000_000_000}),
     ("llama 3.1 8b: 3T of pretraining, then 400B of continued pretraining and 100B of long-context, 512 h100s, bf16, "
      "40% mfu — days?", "training", {"tokens": 3_500_000_000_000}),
+    # the output as a cap ("generation capped at 64"), asked "after the last generated token"
+    ("llama 3 8b: 5-shot prompt of 2,600 tokens, generation capped at 64, batch 128, bf16 kv. cache size after the "
+     "last generated token?", "kv_cache", {"context": 2664, "batch": 128}),
+    # the parts said by their verbs, "tokens" said once: 1,200 had been read as the batch
+    ("deepseek r1 fp8 across 8x b300, tp8: the user sends 800 tokens, the model thinks for 15,000 and answers in "
+     "1,200. batch 8, fp8 kv — per-user tok/s when the answer is finished", "decode", {"context": 17_000, "batch": 8}),
 ])
 def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
     routed = assert_routed(question, calculator, expected)

@@ -173,6 +173,11 @@ _PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+)?(?:example
 _ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
                          r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b|an?\s+(?P<size2>\d+(?:,\d{3})*)\s*(?P<k2>[kK])?"
                          r"[\s-]*tokens?\s+(?:middle|answer|reply|summary|completion|response)\b)", re.I)
+# "the user sends 800 tokens", "the model thinks for 15,000 and answers in 1,200": the parts said by their verbs, the
+# word "tokens" left out once the first part has said it
+_SAID_BY_VERB = re.compile(r"\b(?:(?:the\s+)?(?:user|model|it|they|i|we)\s+)?(?P<verb>sends?|pastes?|submits?|thinks?|reasons?|"
+                           r"answers?|replies|responds)\s+(?:(?:for|in|with)\s+)?(?:about\s+|~)?"
+                           r"(?P<size>\d+(?:,\d{3})*)(?:\s*(?P<k>[kK]))?(?:[\s-]*tokens?\b|(?=\s*(?:[.,;)]|and\b|$)))", re.I)
 # "packed into one sequence", "trained as one sequence": the parts' sequence, not a batch of one
 _ONE_SEQUENCE = re.compile(r"\s*,?\s*(?:packed\s+|trained\s+)?(?:in)?(?:to|as)\s+(?:one|a\s+single)\s+sequence\b", re.I)
 
@@ -185,7 +190,8 @@ def _words(n: int) -> str:
 # "prompts are 3,000 tokens", "output is capped at 1,000"
 _PART = re.compile(
     rf"(?<![\w.,]){_figure(1)}(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?{_words(1)}\b(?:\s+tokens?\b)?"
-    rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|\s+)"
+    rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
+    rf"\s+(?:capped|limited)\s+at\s+|\s+)"
     rf"{_figure(2)}(?![\w.]|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
     re.I)
 _JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
@@ -204,6 +210,7 @@ _WHEN = re.compile(r",?\s*\b(?:once\s+(?:every\s+request\s+has|they(?:'ve|\s+hav
                    r"(?:all\s+)?(?:finished|done)(?:\s+generating)?|once\s+they'?re\s+all\s+done|"
                    r"when\s+(?:they|all\s+of\s+them|the\s+requests)\s+(?:all\s+)?(?:finish|are\s+done)(?:\s+generating)?|"
                    r"at\s+the\s+end\s+of\s+(?:generation|generaton|decoding|decode)|at\s+the\s+end|"
+                   r"after\s+the\s+last\s+(?:generated\s+|output\s+)?token|"
                    r"(?:all\s+|have\s+|having\s+)?finished\s+generating|"
                    r"as\s+the\s+(?:replies|answers|completions|outputs)\s+finish|when\s+(?:the\s+)?(?:generation|decoding)"
                    r"\s+(?:ends|finishes))\b", re.I)
@@ -215,6 +222,8 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     typed = question
     question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} prompt tokens", question)
     question = _ANSWERS_IN.sub(lambda m: f"{_answer_size(m)} output tokens", question)
+    if len(_SAID_BY_VERB.findall(question)) >= 2:
+        question = _SAID_BY_VERB.sub(lambda m: f"{_size(m)} {_verb_part(m)} tokens", question)
     parts = _parts(question)
     if len(parts) < 2 or not any(_is_prompt(m) for m in parts):
         return typed, []
@@ -261,6 +270,12 @@ def _tokens(number: str, k: str | None) -> int:
 
 def _size(m: re.Match) -> int:
     return _tokens(m.group("size"), m.group("k"))
+
+
+def _verb_part(m: re.Match) -> str:
+    verb = m.group("verb").lower()
+    return "prompt" if verb.startswith(("send", "paste", "submit")) else "thinking" if verb.startswith(("think", "reason")) \
+        else "output"
 
 
 def _answer_size(m: re.Match) -> int:

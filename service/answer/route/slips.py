@@ -1,4 +1,4 @@
-"""Short names typed with one slip → the name, before anything reads them.
+"""Short names (and number words) typed with one slip → the name, before anything reads them.
 
 "itn8", "fo8", "qwn2.5 7b", "rtz 5090", "h200d", "hmb", "pcei", "guadi3", "acsend 910b", "mistrall", "qwenn": a
 precision, a family, a part or a link with two letters swapped, one letter wrong, missing or doubled. Read as typed,
@@ -28,6 +28,10 @@ _WORDS_AFTER_A_FIGURE = ("bit",)  # "4bti": the figure typed right, its word sli
 # short question words, mended only when two of their letters are swapped ("lfet", "cadr", "fsat")
 _SWAPPED_WORDS = ("left", "card", "cards", "fits", "free", "room", "long", "fast", "size", "much", "many", "time",
                   "peak", "node", "nodes", "ring", "tree", "days", "hours", "users", "batch")
+# number words of five letters or more, mended when one slip away ("singel", "fourty", "sixten", "thousnad")
+_NUMBER_WORDS = ("single", "double", "three", "seven", "eight", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+                 "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy",
+                 "eighty", "ninety", "hundred", "thousand", "million", "billion", "trillion")
 _SHAPE = re.compile(r"^([a-z]*)(\d+(?:\.\d+)?)?([a-z]*)$")
 _TOKEN = re.compile(r"(?<![\w.])[A-Za-z]+(?:\d+(?:\.\d+)?[A-Za-z]*)?(?![\w])|(?<![\w.])\d+[A-Za-z]{2,}(?![\w])")
 _NEVER_SLIPS = set("sxaeib")  # a letter after a part's number is its own ("h100s", "mi300a", "h100x2")
@@ -49,6 +53,10 @@ def _mend(token: str) -> str:
     typed = _SHAPE.match(word)
     if typed is None or typed.group(1) in _known():
         return token  # "bs16", "tp8", "ctx8k": a setting's name and its figure
+    if word.isalpha() and len(word) >= 5:
+        numbers = [w for w in _NUMBER_WORDS if OSA.distance(w, word) == 1 and (w[0] == word[0] or sorted(w) == sorted(word))]
+        if len(numbers) == 1:
+            return numbers[0]
     if word.isalpha() and len(word) <= 5:
         swapped = [w for w in _SWAPPED_WORDS if sorted(w) == sorted(word) and OSA.distance(w, word) == 1]
         if len(swapped) == 1:
