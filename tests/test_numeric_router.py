@@ -1006,6 +1006,14 @@ def test_a_quiz_about_a_paper_is_still_not_a_calculation():
     ("DeepSeek-R1 at its full 160k context, one request, fp8 latent cache -- how big?", "kv_cache",
      {"context": 163840}),
     ("one full checkpoint of qwen2.5 72b, how big?", "memory", {"mode": "training", "primary": "checkpoint_bytes"}),
+    # how long checkpoints are kept is no training deadline
+    ("Our object store bills $0.021/GB-month and we keep checkpoints for 90 days. How large is one full training "
+     "checkpoint of gpt-oss-120b: bf16 weights, fp32 master weights, Adam m and v, no gradients?", "memory",
+     {"model": "gpt-oss-120b", "primary": "checkpoint_bytes"}),
+    # two runs listed, the second one asked about
+    ("we're archiving two runs, a gpt oss 20b finetune and a llama 3 70b finetune. size one full checkpoint of the "
+     "second run (bf16 weights + fp32 master + both adam moments, no grads)", "memory",
+     {"model": "llama-3-70b", "primary": "checkpoint_bytes"}),
 ])
 def test_spec_sheet_lines(question, calculator, expected):
     _assert_routed(question, calculator, expected)

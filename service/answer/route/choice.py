@@ -24,8 +24,10 @@ _LABELLED = re.compile(rf"\b{_LABEL}(?:\s*[:=])?(?=\s*(?:\S|$))(?<=[:=])|\b{_LAB
                        r"|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
 _ASKED_LABEL = re.compile(rf"\b{_LABEL}", re.I)
 _SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+", re.I)
-# "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100"
-_BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:)\s+(?:an?\s+)?(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
+# "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100",
+# "two runs, a gpt oss 20b finetune and a llama 3 70b finetune"
+_BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:|(?:two|both)\s+(?:runs|models|jobs|"
+                      r"options|setups|deployments|clusters|configs|finetunes|fine-tunes)\s*[,:])\s+(?:an?\s+)?(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
                       re.I)
 _JOINS = re.compile(r"\s*,?\s*(?:or|vs\.?|versus|against|and)\s*", re.I)
 _LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # what "choice 1 is …" leaves
@@ -35,7 +37,7 @@ _CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
 _LEFT_START = re.compile(rf"{_CLAUSE_END.pattern}|:\s")
 _SENTENCE_END = re.compile(r"[.;?!](?:\s|$)|—|\s-\s")
 _ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter)\s+(?:one|option|layout|route|setup|plan|config|"
-                      r"choice|cluster)\b|\bthe\s+(former|latter)\b|\bthe\s+(first|second)\b(?=\s*(?:[?,.!;:—]|-\s|$))", re.I)
+                      r"choice|cluster|run|model|job|deployment)\b|\bthe\s+(former|latter)\b|\bthe\s+(first|second)\b(?=\s*(?:[?,.!;:—]|-\s|$))", re.I)
 _PICKED = re.compile(
     r"\b(?:going with|go with|goes with|taking|take|starting with|let'?s say|let'?s go with|say|picking|pick|do|doing|"
     r"sticking with|stick with|staying with|stay with|"

@@ -514,6 +514,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
                                                     "checkpoint", "weights", "adam", "memory", "bandwidth") and not train)
     # ("we've got 64 GPUs for 6 weeks … what's the model state per GPU?": the run's state, whatever its schedule)
     deadline = deadline and not (r.has("training_state") and not _training_tokens(s))
+    # ("we keep checkpoints for 90 days … how large is one full training checkpoint?": a retention, not a deadline)
+    deadline = deadline and not (_full_checkpoint(r) and not _training_tokens(s))
     # ("training state per gpu …? we plan for 45% MFU but that's a separate question": the state is asked, not a run)
     mfu = "mfu" in v and not (r.has("training_state") and not _training_tokens(s))
     if (_training_tokens(s) or mfu or deadline or _gpu_hours(r)
@@ -597,8 +599,9 @@ def _calculator(r: Reading, s: Slots) -> str | None:
 
 
 def _full_checkpoint(r: Reading) -> bool:
-    """'one full checkpoint of X': weights, fp32 master copy and optimizer moments (a training checkpoint)."""
-    return any(r.words[c.start - 1:c.start] == ["full"] for c in r.of("CUE", "checkpoint"))
+    """'one full (training) checkpoint of X': weights, fp32 master copy and optimizer moments (a training checkpoint)."""
+    return any(r.words[c.start - 1:c.start] == ["full"] or r.words[c.start - 2:c.start] == ["full", "training"]
+               for c in r.of("CUE", "checkpoint"))
 
 
 def _joined_to_state(r: Reading) -> bool:
