@@ -960,6 +960,13 @@ def test_readings_from_the_twenty_fifth_and_twenty_sixth_batches(question, calcu
     ("llama 3.1 8b kv cache, 2 048 tokens × 1 000 users, bf16", "kv_cache", {"context": 2048, "batch": 1000}),
     ("qwen2.5 7b kv for 8 sequences at 4 x 1024 ctx", "kv_cache", {"context": 4096, "batch": 8}),
     ("all-reduce of 2*1024**3 bytes over 8 h100s on nvlink", "collective", {"size": 2 ** 31, "ranks": 8}),
+    # a negative power ("2^-2" had been a 2 left unused and a ridge point), token counts in IEC units ("32Ki")
+    ("a100 80gb pcie, bf16, elementwise op at 2^-2 flop per byte — attainable?", "roofline",
+     {"intensity": 0.25, "primary": "attainable_flops"}),
+    ("gpt-oss-120b in mxfp4 on one b200, 64 seqs × 32Ki tokens, fp8 kv — leftover memory?", "memory",
+     {"context": 32_768, "batch": 64, "primary": "free_bytes"}),
+    ("gpt-oss-120b mxfp4 on one mi355x, batch 128, 32Ki ctx per seq, bf16 kv — memory-read time per decode step?",
+     "decode", {"context": 32_768, "primary": "memory_time_s"}),
     ("llama 3.1 70b bf16 on 8x h100, kernels at 0.8 of the 3.35TB/s, batch 1 — ms per token?", "decode",
      {"efficiency": 0.8, "primary": "step_time_s"}),
     ("h100 ridge point at bf16 (989 TFLOPS vs 3.35 TB/s)", "roofline", {"gpu": "h100-sxm", "precision": "bf16"}),

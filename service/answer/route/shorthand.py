@@ -67,6 +67,8 @@ _REWRITES = [(re.compile(pattern, flags), words) for pattern, words, flags in (
     (r"\b(\d+)\s*x\s+(?:rented|used|spare|idle|cloud|extra|reserved|spot|old|new)\s+", r"\1x ", re.I),
     # local runners: a GGUF quant's name ("Q4_K_M", "Q8_0") is its bits; llama-server's "-np 4" is 4 parallel slots
     # ("Q3" alone would be a quarter: a 2- or 3-bit quant is said in bits)
+    # a token count with a binary prefix: "32Ki ctx", "8 Ki tokens" (IEC: 32 × 1,024; "KiB" is bytes)
+    (r"(?<![\w.])(\d+)\s?Ki\b", lambda m: str(int(m.group(1)) * 1024), 0),
     (r"\bQ([4-8])_(?:K_[SML]|K|0|1)\b", r"Q\1", re.I), (r"\bQ([23])_(?:K_[SML]|K|0|1)\b", r"\1-bit", re.I), (r"(?<!\S)-np\s+(\d+)\b", r"\1 sequences", 0),
 )]
 

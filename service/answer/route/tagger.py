@@ -231,7 +231,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "memory_time": ("memory-bound step time", "memory bound step time", "memory-bound time", "memory bound time",
                     "memory-bound seconds", "memory bound seconds", "memory-bound ms", "memory bound ms",
                     "memory-bound latency",
-                    "memory time", "time if memory bound", "memory read time", "weight read time",
+                    "memory time", "time if memory bound", "memory read time", "memory-read time", "weight read time",
+                    "hbm read time", "hbm-read time", "memory read time per step", "memory read time per decode step",
+                    "memory time per step", "memory time per decode step",
                     "memory-bound part", "memory bound part", "memory-bound component", "memory bound component",
                     "memory part of the step", "memory part of one step",
                     "memory part of a step", "just reading memory", "reading memory", "only reading memory",
@@ -679,7 +681,7 @@ _SYMBOLS = [(re.compile(pattern), words) for pattern, words in (
 # only where it cannot be two numbers ("16 384", "1 000 000", "4 096"; not "tp 8 256 gpus").
 _UNDERSCORE_GROUPS = re.compile(r"(?<![\w.])\d{1,3}(?:_\d{3})+(?![\w.])")
 _SPACE_GROUPS = re.compile(r"(?<![\w.,])(\d{1,3})((?: \d{3})+)(?![\w]|[.,]\d)")
-_ARITHMETIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s*(?:\*\*|\*|\^)\s*\d+(?:\.\d+)?)+(?![\w.])")
+_ARITHMETIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s*(?:(?:\*\*|\^)\s*-?|\*\s*)\d+(?:\.\d+)?)+(?![\w.])")  # ("2^-2")
 # code's ways of writing a number: a shift ("1<<30", "3 << 29") and hex ("0x8000")
 _SHIFT = re.compile(r"(?<![\w.])(\d+)\s*<<\s*(\d+)(?![\w.])")
 _HEX = re.compile(r"(?<![\w.])0x([0-9a-f]+)\b", re.I)
@@ -697,7 +699,7 @@ def _grouped(m: re.Match) -> str:
 
 def _evaluated(m: re.Match) -> str:
     """'4*1024**3' → '4294967296' (numbers, *, ** and ^ only: nothing else is evaluated)."""
-    parts = re.findall(r"\d+(?:\.\d+)?|\*\*|\*|\^", m.group(0))
+    parts = re.findall(r"-?\d+(?:\.\d+)?|\*\*|\*|\^", m.group(0))
     numbers = [float(p) for p in parts[0::2]]
     operators = ["**" if p == "^" else p for p in parts[1::2]]
     for i in reversed(range(len(operators))):  # powers first, right to left
