@@ -60,6 +60,9 @@ from routing import assert_routed
     # the output as a cap ("generation capped at 64"), asked "after the last generated token"
     ("llama 3 8b: 5-shot prompt of 2,600 tokens, generation capped at 64, batch 128, bf16 kv. cache size after the "
      "last generated token?", "kv_cache", {"context": 2664, "batch": 128}),
+    # "512 decode steps" is the output's part whole ("steps" had been left behind in the text)
+    ("qwen2.5 7b, fp8 kv: the prompt goes in as 4 chunks of 2048, then 512 decode steps. kv cache size at the end?",
+     "kv_cache", {"context": 8704}),
     # the parts said by their verbs, "tokens" said once: 1,200 had been read as the batch
     ("deepseek r1 fp8 across 8x b300, tp8: the user sends 800 tokens, the model thinks for 15,000 and answers in "
      "1,200. batch 8, fp8 kv — per-user tok/s when the answer is finished", "decode", {"context": 17_000, "batch": 8}),

@@ -163,7 +163,7 @@ _PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompt_tokens|i
 _OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|output_tokens|completion_tokens|max_new_tokens|tokens\s+out|"
                  r"output\s+seq(?:uence)?\s+len(?:gth)?|outputs?|osl|out|completions?|generated|generation|generates|"
                  r"reply|replies|answers?|final\s+answer|middle|"
-                 r"decode|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
+                 r"decode(?:\s+steps)?|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
                  r"summary|decode\s+steps|steps\s+of\s+decode|tokens\s+generated")
 # "8 examples at 400 tokens each", "4 chunks of 2048": so many prompt pieces of one size
 _PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+)?(?:examples|shots|documents|docs|pdfs|chunks|turns|"
