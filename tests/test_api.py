@@ -123,6 +123,16 @@ def test_a_numeric_question_is_answered_by_the_calculator_with_its_working(http)
     assert "141.1 GB" in body["answer"]
 
 
+def test_a_figure_asked_in_a_unit_is_also_given_in_it(http):
+    body = http.post("/v1/ask", json={"question": "llama 3.1 8b kv cache for 32 users at 8k in bf16, in GiB?"}).json()
+    assert body["route"] == "calculator" and body["calculation"]["primary"]["display"] == "34.4 GB"
+    assert body["answer"].startswith("**KV cache: 34.4 GB = 32 GiB**")
+    body = http.post("/v1/ask", json={"question": "how many gpu days to train llama 3 8b on 15T tokens on h200s at "
+                                                  "42% mfu in bf16?"}).json()
+    assert body["calculation"]["primary"]["name"] == "gpu_hours"
+    assert "= 20,138 GPU-days**" in body["answer"]
+
+
 def test_an_unknown_model_is_named_not_guessed(http):
     body = http.post("/v1/ask", json={"question": "How much memory does Llama 9 900B need in fp8?"}).json()
     assert body["route"] == "calculator" and body["calculation"] is None

@@ -29,6 +29,7 @@ from .compose import ExtractiveComposer, Quote, citations_by_rank
 from .generate import EXTRACTIVE, ChatClient, Generation, condense_messages
 from .markers import pieces
 from .models import AskRequest, AskResponse, Citation, Route, Suggestion
+from .asked_unit import units_asked
 from .prose import FORMULA_PAGES, calculation_answer, closest_sections, not_covered
 from .learned import load_model
 from .reading import Reader, Reading
@@ -127,7 +128,7 @@ class Assistant:
             prepared.route, prepared.text = "calculator", numeric.message
         elif calculation is not None:
             prepared.calculation = calculation
-            prepared.text = self._calculation_prose(calculation, numeric)
+            prepared.text = self._calculation_prose(calculation, numeric, question)
             if not numeric.explain:
                 prepared.route = "calculator"
         return prepared
@@ -174,9 +175,9 @@ class Assistant:
             metrics.record_calculator_refused(numeric.calculator)
             return None
 
-    def _calculation_prose(self, calculation: Calculation, numeric: NumericRequest) -> str:
+    def _calculation_prose(self, calculation: Calculation, numeric: NumericRequest, question: str) -> str:
         formula_page = self.catalogue.concept(FORMULA_PAGES.get(calculation.calculator, ""))
-        return calculation_answer(calculation, numeric.assumed, formula_page)
+        return calculation_answer(calculation, numeric.assumed, formula_page, tuple(units_asked(question)))
 
     # ---- 3. compose -----------------------------------------------------------------------------
 

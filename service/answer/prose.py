@@ -4,6 +4,7 @@ from __future__ import annotations
 from calculators import Calculation
 from ingest.index import Hit
 
+from .asked_unit import said_in
 from .models import Suggestion
 
 # The concept page that explains each calculator's formula (linked from every numeric answer).
@@ -27,10 +28,15 @@ _QUANTITY_WORDS = {
 }
 
 
-def calculation_answer(calc: Calculation, assumed: list[str], formula_page: tuple[str, str] | None) -> str:
-    """Result first, then what was assumed and warned, then where the formula is explained."""
+def calculation_answer(calc: Calculation, assumed: list[str], formula_page: tuple[str, str] | None,
+                       asked_units: tuple[str, ...] = ()) -> str:
+    """Result first (and in the unit the reader asked for, when that is another), then what was assumed and warned,
+    then where the formula is explained."""
     words = _QUANTITY_WORDS.get(calc.primary.name, calc.primary.name.replace("_", " "))
-    lines = [f"**{words[:1].upper() + words[1:]}: {calc.primary.display}** (worked steps below)."]
+    converted = said_in(calc.primary.value, calc.primary.unit, list(asked_units))
+    said = calc.primary.display + (f" = {converted}" if converted and not calc.primary.display.endswith(
+        converted.split(" ", 1)[1]) else "")
+    lines = [f"**{words[:1].upper() + words[1:]}: {said}** (worked steps below)."]
     # "memory left free −61.1 GB" reads badly: when it does not fit, the warning below says so instead
     others = [q for q in calc.quantities if q.name != calc.primary.name and q.name in _QUANTITY_WORDS
               and not (q.name == "free_bytes" and (q.value or 0) < 0)][:3]

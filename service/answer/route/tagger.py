@@ -274,7 +274,10 @@ CUES: dict[str, tuple[str, ...]] = {
                        "adam state", "optimizer memory", "state per gpu", "training memory", "states"),
     "state": ("state",),
     "gpu_hours": ("gpu hours", "gpu-hours", "gpu hour", "gpuhours", "chip hours", "chip-hours", "chip hour",
-                  "accelerator hours", "accelerator-hours", "device hours", "device-hours"),
+                  "accelerator hours", "accelerator-hours", "device hours", "device-hours",
+                  # the same quantity in longer units (the answer adds the unit asked: asked_unit.py)
+                  "gpu days", "gpu-days", "gpu day", "gpu-day", "gpu weeks", "gpu-weeks", "gpu years", "gpu-years",
+                  "chip days", "chip-days"),
     "hours": ("hours", "hour"),
     "flops": ("flops", "flop", "flop count", "training compute", "total compute", "compute budget",
               "floating point operations"),

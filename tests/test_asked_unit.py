@@ -1,0 +1,27 @@
+"""A figure asked in a unit ("in GiB?", "how many µs", "in GPU-days") is also said in that unit."""
+import pytest
+
+from service.answer.asked_unit import said_in, units_asked
+
+
+@pytest.mark.parametrize("question, units", [
+    ("kv cache for 32 users at 8k, in GiB?", ["GiB"]),
+    ("how many µs does the all-reduce take", ["µs"]),
+    ("decode step in microseconds please", ["µs"]),
+    ("attainable in PFLOP/s?", ["PFLOP/s"]),
+    # "in X" said last is likelier than "how many Y"; both are kept for the quantity's kind to choose
+    ("how many GPU-hours does it cost? finance wants it in days, not hours", ["days", "GPU-h"]),
+    # no unit asked: counts, scopes, "in practice"
+    ("how many gpus do i need", []), ("memory in total?", []), ("what do we get in practice?", []),
+    ("all-reduce on 8 h100 in bf16", []),
+])
+def test_the_unit_asked_is_read(question, units):
+    assert units_asked(question) == units
+
+
+def test_the_figure_is_said_in_the_first_asked_unit_of_its_kind():
+    assert said_in(34_359_738_368, "B", ["GiB"]) == "32 GiB"
+    assert said_in(0.010374, "s", ["µs"]) == "10,374 µs"
+    assert said_in(483_308, "GPU-h", ["days", "GPU-days"]) == "20,138 GPU-days"  # days are a time, not GPU time
+    assert said_in(1.979e15, "FLOP/s", ["PFLOP/s"]) == "1.979 PFLOP/s"
+    assert said_in(1e9, "B", ["ms"]) is None  # another kind: the quantity's own unit stands
