@@ -1694,6 +1694,70 @@ qlora nf4 on a 70b on a single a100 40gb OOMs at seq 4096 with paged adamw, what
 NCCL_CROSS_NIC 0 or 1 on a rail optimized 128 node h100 cluster, which is right | no_answer | topology
 jax on 256 h100s, should i turn on xla_gpu_enable_latency_hiding_scheduler and what other xla flags for 8 way fsdp | no_answer | training,topology
 k8s pods on an 8x h100 node lose the gpus with Failed to initialize NVML: Unknown Error after a systemctl daemon-reload, fix? | no_answer | alias
+my kv cache for 32 users at 8k ctx on llama 3.1 8b is eating like 34 GB, why so much when the weights are only 16 GB?? | retrieval | intent,units
+we get 250 tok/s on an h100 for llama 8b with 16 concurrent users, is that good or are we leaving perf on the table lol | retrieval | intent,template
+why is busbw higer than algbw on 8 ranks? all_reduce_perf says algbw 230 and busbw 403 for the 1GB row | retrieval | intent,topology,typo
+nccl-tests on 8x h100 sxm shows busbw ~360 GB/s at 1 GB allreduce, normal or is one of the nvlinks busted? | retrieval | topology,intent
+ib ndr is 400 gbps per nic but our 2-node allreduce tops out at ~46 GB/s busbw, why does it look 8x lower than the nic? | retrieval | units,topology
+nvidia-smi says 100% util on all 8 h100s but mfu is 31%... wich number is lying to me | retrieval | training,intent,typo
+mfu 38% on 1024 h100s for a 70b pretrain, is that decent vs what meta / megascale reported? | retrieval | training,intent
+why does 6ND use 6 and not 2? i thought a fwd pass of an 8b model is ~16 GFLOP per token | retrieval | training,quantity_of_model
+chinchilla says ~20 tokens per param but llama 3.1 8b saw 15T tokens, ~1900 per param, why overtrain that hard? | retrieval | training,word_numbers
+turned on full activation checkpointing on our 70b run at 4096 seq and step time went up ~33%, is that expected or a bug on our side | retrieval | training,intent
+gpipe w/ 8 stages and 8 microbatches gives us a huge buble, like half the step idle. why so bad and what schedual fixes it? | retrieval | training,topology,typo
+zero-3 on 64 gpus moves 1.5x the bytes of plain ddp for a 7.5B model, where does the extra 0.5 come from? | retrieval | training,collective_new
+ddp buckets default to 25 MB, why that size and not just one 3 GB allreduce for a 1.5B model on 64 h100s? | retrieval | training,units
+why does everyone stop tensor parallel at 8 for llama 70b with 8 kv heads? could i just do tp=16 over 2 nodes w/ 400G ib | retrieval | topology,intent
+deepseek v3 kv cache is 70,272 bytes per token vs ~500 KiB for llama 405b, how does MLA get it that tiny? | retrieval | quantity_of_model,units
+gpt-oss-120b is mxfp4 but bytes per param work out to 4.25 bits not 4, where is the extra quarter bit from? | retrieval | units,alias
+what does a ridge point of 295 flop/byte on h100 sxm actually mean for my kernels, is higher better? | retrieval | intent
+why does batch-1 decode of a 70b only use like 0.3% of the h100's 989 tflops, what's the gpu doing the rest of the time | retrieval | intent,ambiguous
+h100 vs h200 for serving llama 3.1 70b fp8 to ~200 users, both 989 tflops bf16 so which one and why? | retrieval | intent,ambiguous
+b200 datasheet says 192 GB but our hgx b200 boxes report 180 GB per gpu, where did the 12 GB go? | retrieval | units,intent
+mi300x has 192gb and 5.3 TB/s vs h100's 80gb, when is amd actually worth it for qwen2.5 72b and whats the catch with rocm | retrieval | non_nvidia,intent
+trainium2 vs h100 for qwen 72b in fp8, whats the real catch with the neuron sdk besides price? | retrieval | non_nvidia,intent
+groq needs ~600 chips to hold a 70b in sram, why would anyone do that instead of 2 h100s? | retrieval | non_nvidia,intent
+specualtive decoding gave us 2.8x on 405b on 8 h200s at batch 1 but basically nothing at batch 64, why? | retrieval | intent,typo
+4000-token system prompt, prefix cache hit rate is only 12% across 8 vllm replicas behind round robin lb, why so low? | retrieval | topology,intent
+chunked prefill token budget 2048 vs 8192 on one h100 with 32 chat users + the odd 30k prompt, which do i pick and why? | retrieval | ambiguous,intent
+ttft p99 is 900ms but tpot is 22ms for qwen2.5-72b on 2x h200, why are those two so far apart? | retrieval | intent
+pagedattention uses 16-token blocks, why not 1 or 256? is it vram waste vs indirection cost? | retrieval | intent
+vllm gpu-memory-utilization 0.9 on an 80gb h100, what happens to the other 8 GB and is 0.98 a bad idea? | retrieval | units,intent
+prefill/decode disagg for a 16-gpu fleet serving llama 8b with 2k prompts, worth it or total overkill? | retrieval | topology,intent
+cold start for a 70b replica takes ~9 min on k8s with 140 GB of weights, where does all that time go? | retrieval | intent,units
+why do cuda graphs matter so much for batch 1 decode? someone said ~400 kernel launches per token on llama 8b | retrieval | intent,word_numbers
+flash attn gave us ~3x on prefill at 8k ctx but nothing for decode at batch 1, why no win there? | retrieval | intent,alias
+1 MB allreduce on 1024 ranks vs 1 GB on 64, why does nccl pick tree for the first and ring for the second? | retrieval | collective_new,topology
+pfc pause counters keep climbing on our 400G rocev2 fabric during allreduce, is that normal or should ecn be catching it? | retrieval | topology,intent
+gpudirect rdma only hits ~64% of 400G line rate when the gpu and nic share a pcie 5 x16 switch, why? | retrieval | topology,units
+got xid 79 on 3 of our 1024 gpus this week, do we reset, drain or rma them? | retrieval | intent
+one h100 shows a pending row remap after an ecc error, reset now or wait for the next ckpt in forty min? | retrieval | intent,training,word_numbers
+llama 3 had 466 interruptions in 54 days on 16,384 h100s, is roughly one every 3 hrs normal at that scale? | retrieval | training,intent
+99.9% monthly slo = 43.2 min of error budget, who on a gpu serving fleet actually gets to spend it? | retrieval | intent,units
+nvl72 racks are ~132 kW, why cant we just air cool them like our 40 kW dgx h100 racks? whats teh limit | retrieval | units,intent,typo
+deepseek v3 671b: one nvl72 vs nine 8-gpu h200 nodes, why does the 72-gpu nvlink domain matter so much for the all-to-all? | retrieval | topology,alias
+buy vs rent, $40k per h100 over 4 years vs $2.50/hr... why does everyone say its really a utilization question? | retrieval | units,intent
+llama 8b on one h100 costs like 5x more per million tokens at 3am than at peak, why would the quiet hour be pricier? | retrieval | intent
+ddp cant fit llama 3.1 8b on 80gb h100s even though the weights are 16 GB, why not? | retrieval | training,quantity_of_model
+why is llama 3.1 70b 70.55B params and not 70 flat, is that the untied 128k vocab embeddings? | retrieval | quantity_of_model,alias
+mig 1g.10gb slice on an h100 vs llama 8b at 16 GB bf16 - doesnt fit, so what are my options? | retrieval | alias,intent
+fp8 kv cache on mixtral 8x22b, ppl say it doubles users per replica but does it hurt accuracy? | retrieval | intent,alias
+8x h100 node on coreweave vs lambda right now, who's cheaper per hr, like $2.20 vs $2.49? | no_answer | intent,units
+aws p5.48xlarge on-demand price in us-east-1 vs a 3yr reserved for the 8 h100s, what's the current rate? | no_answer | alias,units
+h100 spot on vast.ai is ~$1.70/hr today, think itll drop under a dollar by q3 once b200s ramp? | no_answer | intent,units,word_numbers
+what does a dgx b200 with 8 gpus and 1.4 TB hbm actually list for, ~$500k or more? | no_answer | intent,units
+when does vera rubin nvl144 ship and is it really 288 GB of hbm4 per gpu? | no_answer | intent,alias
+amd mi450 coming in 2026 w/ 432gb hbm4, should we wait instead of buying 64 mi355x now? | no_answer | non_nvidia,intent
+is nvidia end-of-lifing the h100 pcie 80gb once b200 volume ramps, any eol date anounced? | no_answer | intent,typo
+llama 3.1 405b licence has that 700M monthly active users clause, does our 3M mau app need a special deal with meta? | no_answer | intent,word_numbers
+can i fine-tune gpt-oss-120b and resell the 117B weights commercially, what does apache 2.0 actually allow? | no_answer | intent,quantity_of_model
+qwen2.5 72b vs deepseek v3 671b licence for an on-prem product we sell, which one is safer legally? | no_answer | intent,ambiguous
+vllm 0.6.3 throws cuda illegal memory access on h100 at 32k ctx with fp8 kv cache, is that a known bug? | no_answer | intent
+nccl 2.18.1 hangs on 16 nodes with NCCL_ALGO=NVLS, was that fixed in 2.19.3 or still open? | no_answer | intent,topology
+pytorch 2.4 fsdp2 + torch.compile OOMs on an 8b with 8x a100 80gb but 2.3 was fine, is that a regression? | no_answer | training,intent
+sglang 0.4.1 radix cache seems to leak ~2 GB per 10k requests on 2x h200, has anyone filed an issue? | no_answer | intent,units
+tensorrt-llm 0.12 engine build fails for qwen2.5 72b int4 awq on 4x l40s with an 'unsupported' error, known fix? | no_answer | intent,typo
+kuberay 1.1.0 operator keeps restarting our 8-gpu ray head pod every ~30 min, known bug or our config? | no_answer | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1714,7 +1778,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 39  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-177
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 43  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-181
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
