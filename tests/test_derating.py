@@ -56,10 +56,32 @@ def test_a_share_of_the_compute_peak_is_the_mfu(question, mfu):
      "time?", 80e9),
     ("broadcast 1 GB from rank 0 across 8 tpu v5e chips (8 ranks incl. the root) over ICI (200 GB/s each way), at 60% "
      "of the rated ICI bandwidth — time?", 120e9),
+    # a share of the figure that follows, and what a link really gives beside its rated speed (batch 178)
+    ("all_gather of 1 GiB over 8 mi300x on infinity fabric; rccl realistically gets ~70% of the 448 GB/s per "
+     "direction. time with no latency term?", 313.6e9),
 ])
 def test_a_collectives_derating_applies_to_its_bandwidth(question, bandwidth):
     routed = route_numeric(question)
     assert routed.calculator == "collective" and routed.inputs["bandwidth"] == pytest.approx(bandwidth)
+
+
+def test_a_links_rate_in_practice_and_no_latency_term():
+    routed = route_numeric("reduce-scatter of llama 3.1 70b's bf16 grads across 16 nodes x 8 h200 (flat ring), the "
+                           "400G nics move about 40 GB/s each in practice, skip latency — time?")
+    assert routed.inputs["nic_bandwidth"] == 40e9 and routed.inputs["alpha_s"] == 0.0
+    assert "no per-step latency (α = 0), as asked" in routed.assumed
+
+
+@pytest.mark.parametrize(("question", "inputs"), [
+    # the unit said once, with the measured figure ("1792" had been read as a context length)
+    ("llama 3 70b int4 on one rtx pro 6000, single stream, kv not counted; nvbandwidth shows 1344 GB/s out of the "
+     "1792 on that card. tok/s?", {"efficiency": 0.75}),
+    ("continued pretraining of mistral 7b on 500B tokens with 64 mi300x in bf16; rocm gets us ~600 TFLOP/s per gpu "
+     "out of the 1307 peak. hours?", {"mfu": pytest.approx(600 / 1307, rel=1e-3)}),
+])
+def test_a_measured_figure_out_of_its_peak(question, inputs):
+    routed = route_numeric(question)
+    assert {k: routed.inputs.get(k) for k in inputs} == inputs
 
 
 def test_how_it_was_read_is_said():

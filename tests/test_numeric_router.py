@@ -3250,6 +3250,11 @@ def test_a_short_busy_message_is_read_from_the_sentence_that_asks():
      "kv_cache", {"primary": "kv_bytes_per_token"}),
     ("part 1 of 2 (part 2 is tok/s at 80% of peak bandwidth): minimum number of l40s to hold mixtral 8x22b in fp8, "
      "weights only?", "memory", {"primary": "min_gpus"}),
+    # … and an efficiency set aside after the question for later (batch 178)
+    ("llama 3.1 70b fp8, weights only, on one h200 — how much memory is free? the speed side (we get ~75% of hbm bw) "
+     "is a separate question", "memory", {"primary": "free_bytes"}),
+    ("deepseek v3's mla cache in bf16, 8 requests at 128k — total kv? decode reads it at maybe 75% of peak hbm, but "
+     "just the size please", "kv_cache", {"primary": "kv_cache_bytes", "batch": 8}),
     ("before I estimate speed at 3/4 of peak bandwidth: does deepseek r1 in fp8 fit on 8 mi300x, weights only? free "
      "GB per gpu", "memory", {"gpus": 8, "primary": "free_bytes"}),
     ("min number of h20s to hold llama 3.1 405b in fp8, weights only — the 80%-efficiency speed maths comes after",

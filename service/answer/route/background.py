@@ -151,7 +151,14 @@ _LATER_ESTIMATE = re.compile(
     rf"|(?<=[?.;])\s+[^?.;]*\b{_LATER}\b[^?]*$"
     rf"|\s+[—–]\s+[^?—–]*\b{_LATER}\b[^?]*$"
     r"|^\s*before\s+(?:i|we)\s+(?:estimate|work\s+out|compute|calculate|do)\b[^:?]{0,80}:\s*"
-    r"|^\s*part\s+1\s+of\s+2\b[^:]{0,100}:\s*", re.I)
+    r"|^\s*part\s+1\s+of\s+2\b[^:]{0,100}:\s*"
+    # "? the speed side (we get ~75% of hbm bw) is a separate question", "? the 0.8 bandwidth derate comes in a later
+    # step": a sentence after the question that sets an efficiency aside for later
+    rf"|(?<=[?.;])\s+(?=[^?.;]*\b(?:derat\w*|efficien\w*|speed|decode|bw|bandwidth|mfu)\b)[^?.;]*\b(?:separate\s+question|"
+    r"later\s+step|later|afterwards|next\s+step|another\s+question|another\s+time)\b[^?]*$"
+    # "total kv? decode reads it at maybe 75% of peak hbm, but just the size please"
+    r"|(?<=[?.;])\s+(?:the\s+)?(?:decode|speed|throughput)\b[^?.;]{0,80}?,?\s*but\s+(?=just\s+(?:the\s+)?(?:size|bytes|memory|"
+    r"kv|number|total))", re.I)
 # how the reader wants a shortfall shown: "(negative means it doesn't fit)", "(negative if it doesn't fit)"
 _SIGN_CONVENTION = re.compile(r"\s*\(\s*(?:a\s+)?negative\s+(?:number\s+)?(?:means|if|=|for|when)\b[^()]*\)", re.I)
 _STILL_ASKS = re.compile(r"\?|\b(?:how|what|whats|min(?:imum)?|number of|free|left)\b", re.I)

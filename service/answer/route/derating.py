@@ -70,6 +70,10 @@ _KEPT = [re.compile(pattern, re.I) for pattern in (
     # "bandwidth derating factor of 0.7", "effective throughput = peak × 0.41"
     rf"\bderating\s+factor\s+(?:of\s+|=\s*|:\s*|is\s+)?{_ROUGHLY}{_SHARE}",
     rf"\bpeak\s*[x×*]\s*{_SHARE}",
+    # "rccl realistically gets ~70% of the 448 GB/s per direction", "call it 75% of the 640 GB/s": a share of the
+    # bandwidth figure that follows (a collective's figure is derated; elsewhere the share is the efficiency)
+    # ("0.75 of the 4.8TB/s" is read where efficiencies are: a decimal share is left to it)
+    rf"(?<![\w.]){_ROUGHLY}(?!0?\.\d){_SHARE}\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\d+(?:\.\d+)?\s*(?:[GT]B/s|[GT]b/s|[GT]bps)\b)",
     # "50 GB/s per rank per direction of which 3/4 is usable"
     rf"\bof\s+which\s+{_ROUGHLY}{_SHARE}\s+(?:is|are)\s+(?:usable|achievable|realistic|available|achieved|effective)",
 )]
@@ -96,6 +100,10 @@ _MEASURED = [re.compile(pattern, re.I) for pattern in (
     # "each gpu realises 900 TFLOP/s of its 2.25 PFLOP/s dense peak": an MFU
     rf"(?P<got>{_FLOPS})\s+(?:out\s+)?of\s+(?P<whose>(?:the\s+|its\s+)?(?:[\w'-]+\s+){{0,3}}?)(?P<peak>{_FLOPS})"
     r"(?:\s+(?:dense\s+|bf16\s+|fp8\s+)?peak)?",
+    # "the 400G nics move about 40 GB/s each in practice": what a link really gives, beside its rated speed
+    rf"(?P<peak>{_RATE}|\d+\s?G(?=\s))(?P<between>[^.?!;]{{0,40}}?)\s*\b(?:move|moves|do|does|give|gives|get|gets|"
+    rf"deliver|delivers|push|pushes|manage|manages|sit\s+at|sits\s+at|run\s+at|runs\s+at)\s+{_ROUGHLY}(?P<got>{_RATE})"
+    r"(?:\s+each)?\s+(?:in\s+practice|realistically|for\s+real)",
     # "hdr 200 Gb/s per gpu but only 160 Gb/s effective"
     rf"(?P<peak>{_RATE})(?P<between>[^.?!;]{{0,40}}?)\s*\bbut\s+only\s+(?P<got>{_RATE})"
     r"(?:\s+(?:effective|usable|in\s+practice|achieved|real|achievable))?",
@@ -152,12 +160,20 @@ def _word_share(m: re.Match) -> str:
     return f"{_WORD_SHARES[m.group('word').lower().replace('-', ' ')]:.4g} "
 
 
+# "1344 GB/s out of the 1792 on that card", "~600 TFLOP/s per gpu out of the 1307 peak": the unit said once, with the
+# figure measured; the peak gets it too
+_UNIT_ONCE = re.compile(r"(?P<got>\d+(?:\.\d+)?)\s*(?P<unit>[GT]i?B/s|[GT]b/s|[TPE]FLOP(?:/s|S))(?P<per>\s+per\s+(?:gpu|card|chip|device))?"
+                        r"\s+out\s+of\s+(?P<the>(?:the|its)\s+)?(?P<peak>\d+(?:\.\d+)?)(?![\d.,]|\s*(?:%|[A-Za-z]+/s|[GT]B\b))", re.I)
+
+
 def as_efficiency(question: str) -> tuple[str, list[str]]:
     """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
     if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved|efficient|table|against|"
                      r"\d\s*[x×]\s|per\s+cent|peak\s*[x×*]|\beats?\b|\bcosts?\b|\bbut\s+only\b", question, re.I):
         return question, []
     question = re.sub(r"(\d)\s*per\s+cent\b", r"\1%", question, flags=re.I)  # "30 per cent mfu"
+    question = _UNIT_ONCE.sub(lambda m: f"{m.group('got')} {m.group('unit')} out of {m.group('the') or ''}"
+                                        f"{m.group('peak')} {m.group('unit')}{m.group('per') or ''}", question)
     question = _WORD_OF.sub(_word_share, question)
     notes: list[str] = []
     for pattern in _MEASURED:
@@ -188,6 +204,8 @@ def _said(m: re.Match, text: str, kept: float) -> tuple[str, str] | None:
     if not 0 < kept <= 1:
         return None
     typed, before, after = m.group(0).strip(), text[:m.start()], text[m.end():]
+    if re.search(r"\bof(?:\s+(?:the|its|their))?$", typed):  # ("70% of the 448 GB/s": the figure it is a share of)
+        typed += " " + (_BANDWIDTH.match(after) or m).group(0)
     if re.search(r"\bof (?:the )?peak (?:bandwidth|bw)$", typed, re.I) and not typed.lower().startswith("derat"):
         return None  # "70% of peak bandwidth", "0.7 of peak bandwidth": already said as the calculator takes it
     as_mfu = _AS_MFU.search(after[:60])

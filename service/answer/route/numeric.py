@@ -579,6 +579,13 @@ def _one_transfer(s: Slots) -> bool:
             and not any(k in v for k in ("ranks", "gpus", "nodes", "gpus_per_node")))
 
 
+# a collective's time without its per-step latency, as the reader asks
+_NO_LATENCY = re.compile(r"\b(?:ignor(?:e|ing)|skip(?:ping)?|drop(?:ping)?|neglect(?:ing)?|without|no|zero|leave\s+out|"
+                         r"leaving\s+out|excluding|exclude)\s+(?:the\s+|any\s+)?(?:latency|α|alpha)(?:\s+term)?\b|"
+                         r"\b(?:latency|α|alpha)(?:\s+term)?\s+(?:aside|ignored|left\s+out|excluded|=\s*0)\b|"
+                         r"\bbandwidth\s+term\s+only\b|\bonly\s+the\s+bandwidth\s+term\b", re.I)
+
+
 def _calculator(r: Reading, s: Slots) -> str | None:
     """The calculator, once the inputs it cannot do without are there (else retrieval answers)."""
     named = _named_calculator(r, s)
@@ -944,6 +951,9 @@ def _collective(out: _Inputs, _: bool) -> None:
     # budgeted for a sync is no latency of one step of a ring)
     if latency:
         out.set("alpha_s", latency[0].value)
+    elif _NO_LATENCY.search(r.question):  # "ignore latency", "bandwidth term only": the α term left out
+        out.set("alpha_s", 0.0)
+        out.note("no per-step latency (α = 0), as asked")
     out.set("gpu", v.get("gpu"))
     out.set("busbw", v.get("busbw"))
     out.set("algbw", v.get("algbw"))
