@@ -2595,6 +2595,13 @@ def test_a_family_name_that_restates_the_model_is_no_second_model():
      "single mi325x, aggregate tok/s?", "decode", {"gpu": "mi325x", "gpus": 1}),
     ("choice 1 is zero-2 over 16 h100s, choice 2 is zero-3 over 32 h100s, both a full finetune of llama 3.1 8b with "
      "bf16 mixed-precision adam. per-gpu model states under choice 1?", "memory", {"zero_stage": 2, "gpus": 16}),
+    # options that are ZeRO stages, and a family picking its member ("the trainium side", "the mistral number")
+    ("weighing zero-2 vs zero-3 for a full finetune of llama 3.1 8b on 8 gpus, mixed precision adamw. per-gpu model "
+     "states with the zero-3 option? skip activations", "memory", {"zero_stage": 3, "primary": "training_state_bytes"}),
+    ("qwen2.5 72b in bf16, weights only, split evenly — trn2 chips or tpu v5p. fewest chips we'd need on the trainium "
+     "side?", "memory", {"gpu": "trainium2", "primary": "min_gpus"}),
+    ("kv bytes per token in bf16, mistral 7b vs llama 3 8b — need the mistral number (before the window kicks in)",
+     "kv_cache", {"model": "mistral-7b"}),
 ])
 def test_the_option_asked_about_is_the_setup(question, calculator, expected):
     routed = _route(question)
@@ -3306,3 +3313,9 @@ def test_shipping_a_cache_from_the_prefill_box_is_a_transfer():
     # "ship" with bytes over a link moves them; "the prefill box" is where they start, not prefill asked
     _assert_routed("ship a 20 GiB kv cache from the prefill box to the decode box over one 200Gb/s HDR link — how many "
                    "seconds?", "collective", {"op": "send_recv", "ranks": 2, "size": 20 * 1024 ** 3})
+
+
+def test_requests_that_failed_in_an_incident_are_no_batch():
+    routed = _route("postmortem for INC-4471 is up (the 02:13 outage, 37 minutes, ~1,900 failed requests). can a single "
+                    "H200 take Llama 3.1 70B at fp8 plus a bf16 kv cache for 12 users at 16k each, how much stays free?")
+    assert routed.calculator == "memory" and routed.inputs["batch"] == 12

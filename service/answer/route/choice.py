@@ -49,9 +49,9 @@ _PICKED = re.compile(
     r"|\b(?:of|on|for|does|do|need|needs)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
     r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?\?"
     # "— the single-card int4 route, does it fit?", "the zero-3 variant —", "on the h200 rental", "the gaudi's peak"
-    r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
+    r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under|need|want)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
     r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice|one|"
-    r"side)\b"
+    r"side|number|nubmer|figure|value)\b"
     r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)'s\b",
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
@@ -59,7 +59,7 @@ _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
 _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))"
                       r"(?:\s+(?:of\s+the\s+two|one|model|of\s+them))\b", re.I)
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
-_KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK")
+_KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK", "STAGE")
 
 
 def as_one_option(question: str) -> tuple[str, list[str]]:
@@ -220,6 +220,12 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         names = _names(said)  # ("trainium2's" picks the "trn2" option: the registry's entry, however spelled)
         holding = [i for i, (s, e) in enumerate(options)
                    if names and (s > m.start() or e <= m.start()) and names <= _names(question[s:e])]
+        if len(holding) == 1:
+            return holding[0]
+        # a family for one of its members ("on the trainium side" picks "trn2 chips", "the mistral number" "mistral 7b")
+        families = {re.sub(r"[\s._-]", "", t.text.lower()) for t in tag(said).tags if t.label in ("UNKNOWN_GPU", "UNKNOWN_MODEL")}
+        holding = [i for i, (s, e) in enumerate(options) if families and (s > m.start() or e <= m.start())
+                   and any(key.replace("-", "").startswith(f) for f in families for key in _names(question[s:e]))]
         if len(holding) == 1:
             return holding[0]
         holding = [i for i, (s, e) in enumerate(options)

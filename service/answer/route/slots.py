@@ -28,6 +28,9 @@ from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 # Words that may sit between a label and its number without breaking the link ("context of 16384").
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
                "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
+# words before a count of requests that were not served ("1,900 failed requests", "300 dropped requests")
+_NOT_SERVED = {"failed", "dropped", "rejected", "errored", "lost", "aborted", "retried", "queued", "timed-out", "evicted",
+               "preempted", "declined", "refused"}
 LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks",
                "shard_group": "shard_group", "nodes_label": "nodes", "per_node_label": "gpus_per_node",
                "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
@@ -416,6 +419,8 @@ def _counts(r: Reading, s: Slots, used: set[int]) -> None:
             v.setdefault("dp" if label else "ranks", n)
         elif t.key == "nodes":
             v.setdefault("nodes", n)
+        elif t.key == "batch" and r.words[t.end - 2:t.end - 1] and r.words[t.end - 2] in _NOT_SERVED:
+            continue  # "~1,900 failed requests" in an incident's story: requests that were not served, no batch
         elif t.key == "batch":
             v.setdefault("batch", n)
     if "gpu_count" in v:
