@@ -367,7 +367,9 @@ CUES: dict[str, tuple[str, ...]] = {
             # a mechanism asked about: "how many times does it read each weight …"
             "how many times does", "how many times do",
             # what a quoted figure holds: "you said 1.13 TB — does that include activations?", "is that per link?"
-            "does that include", "does it include", "does this include", "is that per", "is this per"),
+            "does that include", "does it include", "does this include", "is that per", "is this per",
+            # where a figure comes from: "where does the extra 0.5 come from?"
+            "come from", "comes from", "coming from"),
     # a judgement asked of a setup, not a figure: "… is fp8 kv still worth it?", "sane default or too aggressive?"
     "judgement": ("worth it", "is it worth", "is it even worth", "worth tuning", "worth optimizing",
                   "worth the effort", "sane default", "too aggressive", "good idea", "bad idea", "overkill",
@@ -385,7 +387,9 @@ CUES: dict[str, tuple[str, ...]] = {
                   # start looking?", "what should we ask that the mlperf numbers wont answer?"
                   "playbook", "what risks", "which risks", "where would you start", "where should i start",
                   "where do i start", "where do we start", "start looking", "what would you check",
-                  "what should i check", "what should we check", "what should we ask", "what should i ask"),
+                  "what should i check", "what should we check", "what should we ask", "what should i ask",
+                  # whether a measured change is normal: "step time went up ~33%, is that expected or a bug on our side"
+                  "is that expected", "is this expected", "is it expected", "expected or a bug", "a bug on our side"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
@@ -404,6 +408,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "where": ("where", "when"),
     # quantities no calculator computes: a question about one of them is not a calculation
     "outside": ("cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charging",
+                "licence", "license", "licensing", "eula", "mau", "monthly active users", "terms of use",
                 "write speed", "disk write", "dollar", "dollars", "$", "usd", "cheap",
                 "cheaper", "lora", "qlora", "adapter", "adapters", "storage", "read bandwidth", "write bandwidth",
                 "read throughput", "write throughput", "ssd", "nvme", "interrupted", "interruption", "interruptions",
