@@ -1758,6 +1758,70 @@ pytorch 2.4 fsdp2 + torch.compile OOMs on an 8b with 8x a100 80gb but 2.3 was fi
 sglang 0.4.1 radix cache seems to leak ~2 GB per 10k requests on 2x h200, has anyone filed an issue? | no_answer | intent,units
 tensorrt-llm 0.12 engine build fails for qwen2.5 72b int4 awq on 4x l40s with an 'unsupported' error, known fix? | no_answer | intent,typo
 kuberay 1.1.0 operator keeps restarting our 8-gpu ray head pod every ~30 min, known bug or our config? | no_answer | intent
+theory says 70b bf16 on 4 h100s at tp4 should give ~96 tok/s per user and we see 61, where does the rest go? | retrieval | intent,topology
+we sit at 38% mfu on 512 h100s training a 70b, a friend at another lab claims 55% on similar gear. where does our missing chunk actually go | retrieval | training,intent
+my colleague says zero-3 will cut our llama 8b training memory 8x on 8 gpus basically for free, whats the catch on the comms side? | retrieval | training,intent
+is fp8 kv worth it for like 32 users at 16k context on one h100 w/ llama 3.1 8b or does the accuracy hit make it pointless | retrieval | intent,ambiguous
+all_reduce_perf on our 8x h100 box gives busbw ~360 GB/s at 1GB, nvlink is 450 a direction, bad node or just normal? | retrieval | units,topology
+4 GB allreduce over 64 ranks on ndr 400g only gets about a third of what the nccl-tests math predicts, what should i check first | retrieval | topology,units
+nvidia-smi shows 100% gpu util on our decode servers yet mfu is maybe 8 percent, which one is lying to me | retrieval | intent
+eagle spec decoding gave us 2.1x at batch 1 but like 1.05x at batch 64 on an h100 with 70b fp8, is our setup broken? | retrieval | intent
+coworker wants vllm --block-size 128 instead of 16 for our 8k token prompts saying 16 wastes memory, whats the real tradeoff | retrieval | intent
+p50 ttft 0.3 s but p99 is 3 s on our 70b endpoint at ~70% load, is it the model or queueing | retrieval | intent,units
+mixtral 8x7b was ~3x faster than llama 70b for us at batch 1 but at batch 32 the gap basically vanished, why does the moe lose its edge | retrieval | quantity_of_model,intent
+we turned on full activation recompute and hfu jumped 40 to 53% but wall clock per step went up. did we gain anything or is hfu just flattering us | retrieval | training
+vendor slide claims 100 tok/s per user on llama 70b on ONE h100, my napkin says ~24, how do i figure out what theyre hiding | retrieval | template,intent
+nvidia-smi reports our 70b bf16 weights as ~131 GiB but the article says 141.1 GB, which one is wrong? | retrieval | units
+eleutherai cookbook says 18 bytes per param for mixed precision adam, your page says 16, whos right when planning a 13b run | retrieval | training,units
+were pretraining an 8b on fifteen trillion tokens and a colleague says chinchilla optimal is ~160B so we're burning compute. is he right? | retrieval | training,word_numbers
+serving llama 3.1 405b fp8, colleague wants tp=16 across two h100 nodes over 400G ib instead of tp8 + pp2, good idea or not | retrieval | topology
+h200 vs h100 for serving a 70b in fp8 to ~50 users at 8k ctx, is the extra 61gb worth it or is it really the 4.8 vs 3.35 TB/s that matters | retrieval | units,intent
+amd rep says the mi300x's 192gb lets us serve 405b on way fewer gpus than h100s, whats the catch with rocm in practice | retrieval | non_nvidia,alias
+we measured 2.4x from continuous batching vs static on qwen2.5-7b on an a100, but the anyscale post says 23x. why are we so far off | retrieval | intent
+4 h100s, prompts ~500 tokens, my lead wants to split prefill and decode like the big labs do. worth it at our size? | retrieval | intent,topology
+one gpu out of 1024 is thermal throttling by 20%, my manager says thats 0.1% of the fleet so ignore it. is he right? | retrieval | training,intent
+we own 256 h100s that are busy maybe 45% of hours, rentals are around $2.50/hr, would we be better off renting | retrieval | intent,units
+spot for a 64 gpu continued pretrain of llama 70b, nodes get reclaimed roughly every 64h and we checkpoint every 30 min. does spot still pay off | retrieval | training
+colleague wants checkpoints every 5 min on our 405b run on 16k gpus, i say hourly is plenty. how do we settle this | retrieval | training,ambiguous
+our cost per million tokens on the same h100 fleet is ~5x higher at 3am than at peak, billing bug or expected? | retrieval | intent
+4k token system prompt shared by every request, 8 replicas, prefix cache hit rate only ~20%. colleague says caching is broken, is it? | retrieval | intent,topology
+pipeline parallel with 8 stages and 8 microbatches ate almost half our step in bubbles, whats the fix besides cranking microbatches | retrieval | training
+plain ddp of llama 3.1 8b on 80gb h100s OOMs even at micro batch 1, my colleague insists 16gb of weights should fit easily. what is he missing | retrieval | training,quantity_of_model
+nccl keeps picking tree for our ~1MB allreduces on 1024 ranks and a teammate wants to force NCCL_ALGO=Ring, bad idea? | retrieval | topology
+fsdp full shard across 64 gpus on 100G ethernet is slower than hybrid shard for our 13b, expected or misconfigured | retrieval | training,topology
+my triton fused softmax does about 1.4 TB/s on an h100, spec is 3.35, good enough or keep tuning? | retrieval | units
+batch 1 llama 8b decode on h100 gives ~60 tok/s vs a ~200 bound and nsys shows gaps between like 400 kernel launches per token. would cuda graphs fix it | retrieval | intent
+our 16k-gpu pretraining job dies about every 3 hours, is that normal compared to what meta saw with llama3 or are we unlucky | retrieval | training,alias
+teammate benchmarked sglang ~30% faster than vllm on deepseek-v3 across 8 h200s, should we switch or is it a benchmark artifact | retrieval | intent
+for llama 3.1 8b with 4 tenants on one h100, mig 3g.40gb slices or mps sharing, which would you go with | retrieval | intent
+roce v2 vs infiniband ndr for 1024 gpus, the ib quote is a lot higher. is roce good enough for training | retrieval | topology
+gds is on but our gpu-nic pair tops out near 64% of 400G line rate, is the pcie gen5 x16 uplink to blame | retrieval | units,topology,alias
+nvlink crc errors on one gpu climbing ~100 an hour, drain now or wait till it actually breaks something? | retrieval | intent
+tpu v5p folks keep saying it wants big static batches, our inference traffic is spiky at batch 4-16, is that a bad fit | retrieval | non_nvidia
+trainium2 vs h100 for qwen2.5 72b fp8, colleague says trainium is cheaper per token but how painful is the neuron port realistically | retrieval | non_nvidia
+awq int4 is half the bytes of the official fp8 llama 70b, so why not always serve int4 on our h100s at batch 64 | retrieval | intent
+training 70b at 128k context on 16 cp ranks, colleague wants ulysses instead of ring attention, whats the trade | retrieval | training,topology
+moe with 256 experts, ep64 across 8 nodes was slower for us than ep8 inside the nvlink box, is that expected? | retrieval | topology,collective_new
+dashboards say our serving pool is only 70% utilized but latency is terrible, boss wants to cut 20% of the gpus. should i push back? | retrieval | intent
+coworker read mooncake gives 5x throughput and thinks well get that too on our 8b chat service, realistic? | retrieval | intent,typo
+chunked prefill budget 512 vs 8192 tokens: 512 made itl smoother but ttft on 32k prompts got way worse, which way should we lean | retrieval | intent
+deepseek v3 caches ~70 KB per token vs 320 KiB for llama 70b, so why does anyone still ship gqa instead of mla | retrieval | quantity_of_model,units
+whats lambda or runpod actually charging for an h100 hour this month? finance says $1.99, i keep seeing $2.49 quoted | no_answer | units
+were at ~800 million monthly users, does the llama 3.1 license still let us self-host 405b fp8 on our h200s or do we need a separate deal with meta | no_answer | word_numbers
+is rubin still on track for 2026 and is it really 288gb of hbm4 at 13 TB/s per gpu like the keynote said | no_answer | units
+vllm 0.6.3 spits out garbage with fp8 kv cache at 32k ctx on h100 while 0.5.5 was fine, known bug or our config | no_answer | intent
+nccl 2.21.5 hangs during 256MB allreduces on our 16-node h100 cluster while 2.18.3 ran fine, is there a known regression in that release | no_answer | units,topology
+mlperf inference v4.1 had 8x h200 at ~32k tok/s on llama2-70b offline and we get 19k on the same box, what flags did nvidia use for that submission | no_answer | template
+my used 3090 does 85 tok/s on llama 3.1 8b q4 in ollama, my buddys 4090 does 130, is the upgrade worth ~$1600 | no_answer | alias,typo
+m3 max 128gb runs llama 70b q4 at ~8 tok/s in mlx, would an m2 ultra mac studio be the better team demo box | no_answer | non_nvidia
+intel claims gaudi 3 is 50% faster than h100 on llama 70b inference and our rep quotes 8 gaudi 3s for less than 4 h100s, legit or marketing | no_answer | non_nvidia
+llama.cpp q4_k_m vs q5_k_m gguf for mistral 7b on a 12gb card, ppl 5.9 vs 5.8, which would you actually run | no_answer | alias
+pytorch 2.5 fsdp2 looks like it leaks ~2 GB per step on our 8b run on 8 h100s, is that a known issue in that release? | no_answer | training
+whats the 3-year savings plan discount on aws p5 vs the ~$98/hr on-demand, a colleague says 45% off, is that right | no_answer | units
+on artificial analysis some providers serve llama 3.3 70b at 250+ tok/s, which one is fastest right now and what hardware are they on | no_answer | intent
+after moving to cuda 12.8 and driver 570 our h200 nccl busbw fell from 370 to 290 GB/s, is that a known driver bug | no_answer | units
+google trillium v6e on-demand price per chip-hour vs an h100 for serving gemma 2 27b, colleague says its half the cost | no_answer | non_nvidia
+deepspeed 0.14 zero-3 with cpu offload gives nan loss after ~2k steps on our 13b in bf16, is that the known offload bug | no_answer | training
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1778,7 +1842,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 43  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-181
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 47  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-185
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
