@@ -1791,6 +1791,11 @@ def test_a_figure_given_in_parts(question, calculator, expected):
     ("llama 3.1 8b, 60,000 steps of 4M tokens each, total 6ND flops?", "training", {"tokens": 2.4e11}),
     ("llama 3.1 8b trained for 60k steps at 4M tokens per step, flops?", "training", {"tokens": 2.4e11}),
     ("llama 3.1 8b, 4M tokens per step for 60k steps, flops?", "training", {"tokens": 2.4e11}),
+    # a corpus counted in documents of a size (a few documents are a prompt's pieces)
+    ("qwen2.5 7b, 400 million documents of around 2,000 tokens each, one pass, bf16 on 256 mi300x at 35% MFU. wall "
+     "clock?", "training", {"tokens": 8e11}),
+    ("gpu hours to continue-train llama 3.1 70b on 50k books of about 100,000 tokens each, single epoch, h200, bf16, "
+     "40% mfu", "training", {"tokens": 5e9}),
     ("gpu-hours for mixtral 8x7b (6ND on active params) with tokens = 4096 seq × 1024 batch × 250,000 steps, on h200s "
      "in bf16 at 35% mfu?", "training", {"tokens": 4096 * 1024 * 250_000}),
     # labelled stages, asked over all of them
@@ -2602,6 +2607,11 @@ def test_a_family_name_that_restates_the_model_is_no_second_model():
      "side?", "memory", {"gpu": "trainium2", "primary": "min_gpus"}),
     ("kv bytes per token in bf16, mistral 7b vs llama 3 8b — need the mistral number (before the window kicks in)",
      "kv_cache", {"model": "mistral-7b"}),
+    # a vendor for its part, and the other part's link goes with it (batch 183)
+    ("2 GB all-reduce on 8 H100 over NVLink or 8 MI300X over infinity fabric, ring. how long on the amd box?",
+     "collective", {"gpu": "mi300x", "link": None}),
+    ("attention kernel at 120 flop/b in bf16, on B200 or on Gaudi 3. attainable flop/s on the intel part?", "roofline",
+     {"gpu": "gaudi-3"}),
 ])
 def test_the_option_asked_about_is_the_setup(question, calculator, expected):
     routed = _route(question)
@@ -3209,6 +3219,11 @@ def test_counts_said_again_totals_labels_and_kernels(question, calculator, expec
     "or a bug on our side",
     "zero-3 on 64 gpus moves 1.5x the bytes of plain ddp for a 7.5B model, where does the extra 0.5 come from?",
     "llama 3.1 405b licence has that 700M monthly active users clause, does our 3M mau app need a special deal with meta?",
+    # must-not batch 14: a measurement checked against theory, a colleague's claim
+    "all_reduce_perf on our 8x h100 box gives busbw ~360 GB/s at 1GB, nvlink is 450 a direction, bad node or just normal?",
+    "my colleague says zero-3 will cut our llama 8b training memory 8x on 8 gpus basically for free, whats the catch on "
+    "the comms side?",
+    "nvidia-smi reports our 70b bf16 weights as ~131 GiB but the article says 141.1 GB, which one is wrong?",
 ])
 def test_which_figure_is_right_and_what_drags_it_ask_no_figure(question):
     assert route_numeric(question) is None

@@ -63,6 +63,11 @@ from routing import assert_routed
     # "512 decode steps" is the output's part whole ("steps" had been left behind in the text)
     ("qwen2.5 7b, fp8 kv: the prompt goes in as 4 chunks of 2048, then 512 decode steps. kv cache size at the end?",
      "kv_cache", {"context": 8704}),
+    # an output "up to" its cap, and turns "on top of" a system prompt (batch 185)
+    ("memory total for llama 3 8b int8, 50 users, prompt is 1,800 tokens and output up to 600, counted at the end of "
+     "the output, int8 kv", "memory", {"context": 2400, "batch": 50}),
+    ("mixtral 8x22b with 4 users, each conversation grows to 25 turns of 300 tokens on top of a 1,000-token system "
+     "prompt. fp8 kv total?", "kv_cache", {"context": 8500, "batch": 4}),
     # the parts said by their verbs, "tokens" said once: 1,200 had been read as the batch
     ("deepseek r1 fp8 across 8x b300, tp8: the user sends 800 tokens, the model thinks for 15,000 and answers in "
      "1,200. batch 8, fp8 kv — per-user tok/s when the answer is finished", "decode", {"context": 17_000, "batch": 8}),

@@ -76,6 +76,8 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
     keep = options[picked]
     kept_tags = tag(question[keep[0]:keep[1]]).tags
     kept_kinds = {_kind(t, kept_tags) for t in kept_tags if t.label in _KINDS}
+    if ("GPU", "") in kept_kinds:  # ("8 H100 over NVLink or 8 MI300X": the other part's link goes with it)
+        kept_kinds.add(("LINK", ""))
     pieces, at = [], 0
     for i, (start, end) in enumerate(options):
         between = question[at:start]
@@ -89,6 +91,7 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
     out = _COMPARING.sub(" ", _LABEL_SAID.sub(" ", _LABELLED.sub(" ", _LETTER.sub(" ", "".join(pieces)))))
     out = _ASKED_LETTER.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + "it", out)  # "for A," → "for it,"
     out = _ASKED_LABEL.sub("it", out)  # "… does option A leave?": its letter is no figure
+    out = _VENDOR_PICK.sub("it", out)  # "on the intel part": a vendor is no part
     return out, [f"read as the option asked about: “{question[keep[0]:keep[1]].strip(' ,.;:—')}”"]
 
 
@@ -222,6 +225,11 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
                    if names and (s > m.start() or e <= m.start()) and names <= _names(question[s:e])]
         if len(holding) == 1:
             return holding[0]
+        # a vendor for its part ("on the amd pair", "the intel part", "the nvidia box")
+        holding = [i for i, (s, e) in enumerate(options) if (s > m.start() or e <= m.start())
+                   and words & _vendors(question[s:e])]
+        if len(holding) == 1 and words & _VENDORS:
+            return holding[0]
         # a family for one of its members ("on the trainium side" picks "trn2 chips", "the mistral number" "mistral 7b")
         families = {re.sub(r"[\s._-]", "", t.text.lower()) for t in tag(said).tags if t.label in ("UNKNOWN_GPU", "UNKNOWN_MODEL")}
         holding = [i for i, (s, e) in enumerate(options) if families and (s > m.start() or e <= m.start())
@@ -238,6 +246,19 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         if max(shared) and shared.count(max(shared)) == 1:
             return shared.index(max(shared))
     return _named_in_the_ask(after, options, question)
+
+
+_VENDORS = {"nvidia", "amd", "intel", "google", "aws", "amazon"}
+_VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon)\s+(?:part|one|box|pair|side|option|gpus?|cards?|"
+                          r"chips?|route|setup|node|nodes)\b", re.I)
+
+
+def _vendors(text: str) -> set[str]:
+    """The vendors of the parts a text names, as their registry sources name them ("AMD Instinct MI300X data sheet")."""
+    from calculators.registry import gpus
+
+    named = {gpus().entries[key].source.split()[0].lower() for key in _names(text) if key in gpus().entries}
+    return named | ({"amazon"} if "aws" in named else set())
 
 
 def _names(text: str) -> set[str]:

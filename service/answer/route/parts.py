@@ -191,10 +191,10 @@ def _words(n: int) -> str:
 _PART = re.compile(
     rf"(?<![\w.,]){_figure(1)}(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?{_words(1)}\b(?:\s+tokens?\b)?"
     rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
-    rf"\s+(?:capped|limited)\s+at\s+|\s+)"
+    rf"\s+(?:capped|limited)\s+at\s+|\s+up\s+to\s+|\s+)"
     rf"{_figure(2)}(?![\w.]|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
     re.I)
-_JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
+_JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--|on\s+top\s+of)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
                      r"(?:(?:is|are)\s+)?$", re.I)
 _PROMPT_ONLY = re.compile(r"\b(?:right\s+)?after\s+(?:the\s+)?prefill\b|\bbefore\s+(?:it|they|decoding|generation|the\s+first\s+"
                           r"(?:output\s+)?token)\b|\bprompt\s+(?:alone|only)\b|\bonly\s+the\s+prompt\b|\bend\s+of\s+prefill\b|"
@@ -228,7 +228,7 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     if len(parts) < 2 or not any(_is_prompt(m) for m in parts):
         return typed, []
     if not any(not _is_prompt(m) for m in parts) and not all(
-            "+" in question[a.end():b.start()] or (re.search(r"\b(?:and|plus)\b", question[a.end():b.start()])
+            "+" in question[a.end():b.start()] or (re.search(r"\b(?:and|plus|on\s+top\s+of)\b", question[a.end():b.start()])
                                                    and "context" not in (_label(a), _label(b)))
             for a, b in zip(parts, parts[1:])):
         return typed, []  # prompt parts only, not added: "a 4k prompt, the 8k context window"

@@ -2,7 +2,7 @@
 
 "global batch 4M tokens for 30k steps" (1.2e11 tokens), "global batch 1,536 sequences × 2,048 tokens, 150k steps",
 "seq len 4k, global batch 512 seqs, 200k steps", "60k steps of 4M tokens", "4096 seq × 1024 batch × 250,000 steps",
-"3 epochs of a 1T-token corpus" (3T tokens). Read as typed, the
+"3 epochs of a 1T-token corpus" (3T tokens), "400 million documents of around 2,000 tokens each". Read as typed, the
 router bound the batch or one epoch as the run's tokens and computed with confidence. Each rewrite states the
 total in tokens; a question that gives the total itself is left as it is.
 """
@@ -40,6 +40,19 @@ _GBS_SEQLEN_STEPS = re.compile(rf"\b(?:gbs|global batch(?: size)?)\s*(?:of\s+)?{
 # "gbs 1024 mbs 2 ga 8": the data-parallel ranks the global batch needs, given the micro-batch and accumulation
 _GBS_MBS_GA = re.compile(rf"\bgbs\s*{_NUM}\s*,?\s*mbs\s*{_NUM}\s*,?\s*(?:ga|grad(?:ient)?[\s_]accum(?:ulation)?(?:[\s_]steps)?)"
                          rf"\s*{_NUM}", re.I)
+
+
+# a corpus counted in documents of a size: "400 million documents of around 2,000 tokens each", "50k books of about
+# 100,000 tokens each" (a thousand or more of them: a few documents of a size are a prompt's pieces, parts.py)
+_DOCUMENTS = re.compile(rf"(?<![\w.,]){_NUM}\s*(?P<word>million|billion|thousand)?\s+(?:documents|docs|books|examples|"
+                        r"samples|files|papers|articles|web\s+pages|pages|conversations|dialogues|transcripts|sequences)\s+"
+                        rf"(?:of|at|with)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?{_NUM}[- ]?tokens?(?:\s+each)?", re.I)
+_WORD_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def _documents(m: re.Match) -> str:
+    count = _value(*m.group(1, 2)) * _WORD_SCALE.get((m.group("word") or "").lower(), 1.0)
+    return _tokens(count * _value(*m.group(4, 5))) if count >= 1000 else m.group(0)
 
 
 def _data_parallel(m: re.Match) -> str:
@@ -93,6 +106,7 @@ def with_run_tokens(text: str) -> str:
     text = _GBS_MBS_GA.sub(_data_parallel, text)
     text = _GBS_SEQLEN_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
                                                    * _value(*m.group(5, 6))), text)
+    text = _DOCUMENTS.sub(_documents, text)
     text = _EPOCHS.sub(_two_factors, text)
     text = _BATCH_TOKENS.sub(_two_factors, text)
     text = _BATCH_SEQS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)

@@ -389,7 +389,10 @@ CUES: dict[str, tuple[str, ...]] = {
                   "where do i start", "where do we start", "start looking", "what would you check",
                   "what should i check", "what should we check", "what should we ask", "what should i ask",
                   # whether a measured change is normal: "step time went up ~33%, is that expected or a bug on our side"
-                  "is that expected", "is this expected", "is it expected", "expected or a bug", "a bug on our side"),
+                  "is that expected", "is this expected", "is it expected", "expected or a bug", "a bug on our side",
+                  # "bad node or just normal?", "is our setup broken?", "whats the catch", "which one is wrong?"
+                  "just normal", "or normal", "is that normal", "is this normal", "bad node", "setup broken",
+                  "is our setup", "the catch", "which one is wrong", "which is wrong"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
