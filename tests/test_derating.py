@@ -78,10 +78,24 @@ def test_a_links_rate_in_practice_and_no_latency_term():
      "1792 on that card. tok/s?", {"efficiency": 0.75}),
     ("continued pretraining of mistral 7b on 500B tokens with 64 mi300x in bf16; rocm gets us ~600 TFLOP/s per gpu "
      "out of the 1307 peak. hours?", {"mfu": pytest.approx(600 / 1307, rel=1e-3)}),
+    # batch 182: "of the" without "out", a loss taken off, a derating figure, a measured HBM rate against the part's own
+    ("llama 3.1 8b bf16 on an a100 40gb, one convo already at 32k tokens, bf16 kv. we get 1.3 TB/s of the 1.555 in "
+     "practice — tok/s?", {"efficiency": pytest.approx(1.3 / 1.555, rel=1e-3)}),
+    ("ms per token for llama 3.1 8b in bf16 on one l40s at batch 1, kv ignored? take 15% off the 864 GB/s, real "
+     "kernels never hit it", {"efficiency": 0.85}),
+    ("qwen 2.5 72b bf16 on 2 mi325x (tp 2), batch 1, no kv, with a 0.8 derating on memory bandwidth — how long is the "
+     "memory-read part of each step, in ms?", {"efficiency": 0.8, "primary": "memory_time_s"}),
+    ("llama 3.1 70b fp8 on a single h200, just one user, leave the kv reads out. in our benchmarks hbm never gets past "
+     "~4.3 TB/s — tok/s?", {"efficiency": pytest.approx(4.3 / 4.8, rel=1e-3)}),
 ])
 def test_a_measured_figure_out_of_its_peak(question, inputs):
     routed = route_numeric(question)
     assert {k: routed.inputs.get(k) for k in inputs} == inputs
+
+
+def test_a_links_speed_is_no_hbm_measurement():
+    routed = route_numeric("llama 3.1 70b bf16 on 8 h100 with nvlink 900 GB/s, batch 1, tok/s?")
+    assert routed.calculator == "decode" and "efficiency" not in routed.inputs
 
 
 def test_how_it_was_read_is_said():

@@ -26,13 +26,13 @@ _WORDS = "|".join(w.replace(" ", "[ -]") for w in sorted(_WORD_SHARES, key=len, 
 _SHARE = (r"(?:(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b|pct\b)|(?P<dec>0?\.\d+)|"
           rf"(?P<num>\d+)\s*/\s*(?P<den>\d+)|(?P<word>{_WORDS}))")
 _ROUGHLY = r"(?:(?:about|around|roughly|approx(?:imately)?\.?|~|≈)\s*)?"
-_WHAT = r"(?:(?:the|its|our|their)\s+)?(?:[\w-]+\s+){0,3}?"  # "the memory bandwidth", "the HBM", "it"
+_WHAT = r"(?:(?:the|its|our|their)\s+)?(?:[\w/.-]+\s+){0,3}?"  # "the memory bandwidth", "the HBM", "it", "the 525 GB/s"
 
 # what is lost: the efficiency is what is left
 _LOSS = [re.compile(pattern, re.I) for pattern in (
     rf"\bderat(?:e|ed|ing)\s+{_WHAT}by\s+{_ROUGHLY}{_SHARE}",
     rf"\bminus\s+{_ROUGHLY}{_SHARE}(?:\s+for\s+(?:[\w-]+\s+){{0,2}}?overhead(?:\s+on\s+{_WHAT}(?:hbm\s+bandwidth|memory\s+bandwidth|bandwidth|bw|hbm))?)?",
-    rf"\bknock(?:ing)?\s+{_ROUGHLY}{_SHARE}\s+off(?:\s+{_WHAT}(?:bandwidth|bw|peak))?",
+    rf"\b(?:knock(?:ing)?|take|taking|shave|shaving)\s+{_ROUGHLY}{_SHARE}\s+off(?:\s+{_WHAT}(?:bandwidth|bw|peak))?",
     rf"\blos(?:e|ing)\s+{_ROUGHLY}{_SHARE}(?:\s+of\s+(?:the\s+)?(?:peak|bandwidth|bw))?\s+to\s+(?:[\w-]+\s+){{0,2}}?"
     r"(?:overhead|comms|communication|stalls|contention|inefficiency|everything|various|misc)\b",
     # "if a fifth of the memory bandwidth goes to overhead"
@@ -69,6 +69,8 @@ _KEPT = [re.compile(pattern, re.I) for pattern in (
     rf"(?<![\w.]){_SHARE}\s*[x×]\s+(?:of\s+)?(?:the\s+|its\s+)?(?:nameplate|spec|peak|rated|datasheet|theoretical|nominal)\b",
     # "bandwidth derating factor of 0.7", "effective throughput = peak × 0.41"
     rf"\bderating\s+factor\s+(?:of\s+|=\s*|:\s*|is\s+)?{_ROUGHLY}{_SHARE}",
+    # "with a 0.8 derating on memory bandwidth"
+    rf"(?<![\w.]){_SHARE}\s+derat(?:ing|e)\s+(?:on|of|for)\s+{_WHAT}(?:bandwidth|bw|hbm)\b",
     rf"\bpeak\s*[x×*]\s*{_SHARE}",
     # "rccl realistically gets ~70% of the 448 GB/s per direction", "call it 75% of the 640 GB/s": a share of the
     # bandwidth figure that follows (a collective's figure is derated; elsewhere the share is the efficiency)
@@ -163,16 +165,16 @@ def _word_share(m: re.Match) -> str:
 # "1344 GB/s out of the 1792 on that card", "~600 TFLOP/s per gpu out of the 1307 peak": the unit said once, with the
 # figure measured; the peak gets it too
 _UNIT_ONCE = re.compile(r"(?P<got>\d+(?:\.\d+)?)\s*(?P<unit>[GT]i?B/s|[GT]b/s|[TPE]FLOP(?:/s|S))(?P<per>\s+per\s+(?:gpu|card|chip|device))?"
-                        r"\s+out\s+of\s+(?P<the>(?:the|its)\s+)?(?P<peak>\d+(?:\.\d+)?)(?![\d.,]|\s*(?:%|[A-Za-z]+/s|[GT]B\b))", re.I)
+                        r"\s+(?:out\s+of\s+(?P<the>(?:the|its)\s+)?|of\s+(?P<the2>(?:the|its)\s+))(?P<peak>\d+(?:\.\d+)?)(?![\d.,]|\s*(?:%|[A-Za-z]+/s|[GT]B\b))", re.I)
 
 
 def as_efficiency(question: str) -> tuple[str, list[str]]:
     """The question with each efficiency said as a loss, a share or a utilisation said as the efficiency kept."""
-    if not re.search(r"derat|minus|knock|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved|efficient|table|against|"
+    if not re.search(r"derat|minus|knock|\boff\b|los[ei]|\bof\b|utili[sz]ation|mfu|mbu|achieved|efficient|table|against|"
                      r"\d\s*[x×]\s|per\s+cent|peak\s*[x×*]|\beats?\b|\bcosts?\b|\bbut\s+only\b", question, re.I):
         return question, []
     question = re.sub(r"(\d)\s*per\s+cent\b", r"\1%", question, flags=re.I)  # "30 per cent mfu"
-    question = _UNIT_ONCE.sub(lambda m: f"{m.group('got')} {m.group('unit')} out of {m.group('the') or ''}"
+    question = _UNIT_ONCE.sub(lambda m: f"{m.group('got')} {m.group('unit')} out of {m.group('the') or m.group('the2') or ''}"
                                         f"{m.group('peak')} {m.group('unit')}{m.group('per') or ''}", question)
     question = _WORD_OF.sub(_word_share, question)
     notes: list[str] = []

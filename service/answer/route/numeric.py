@@ -876,7 +876,25 @@ def _decode(out: _Inputs, _: bool) -> None:
         out.set(k, v.get(k))
     out.set("gpus", v.get("tp") or _replica_gpus(out) or _gpus(out))
     _context(out, loose_ok=out.r.has("context", "kv") or bool(_BATCH_AT.search(out.r.question)))
-    out.set("efficiency", v.get("efficiency") or v.get("percent"))
+    out.set("efficiency", v.get("efficiency") or v.get("percent") or _measured_efficiency(out))
+
+
+_MEMORY_MEASURED = re.compile(r"\b(?:hbm|memory|mem|dram|vram|gddr\w*|copy|stream|nvbandwidth|bandwidth\s+test)\b", re.I)
+
+
+def _measured_efficiency(out: _Inputs) -> float | None:
+    """'hbm never gets past ~4.3 TB/s' on an H200: the bandwidth the reader measures, as a share of the part's (the
+    decode calculator takes no bandwidth of its own; a figure above the part's is no measurement of it)."""
+    v = out.s.values
+    if not _MEMORY_MEASURED.search(out.r.question) or out.r.of("LINK"):
+        return None  # (a link's speed beside a decode question is no HBM measurement)
+    spec = find_gpu(v["gpu"]) if v.get("bandwidth") and v.get("gpu") else None
+    if spec is None or not spec.bandwidth or not 0.2 <= v["bandwidth"] / spec.bandwidth < 1:
+        return None
+    share = round(v["bandwidth"] / spec.bandwidth, 4)
+    out.note(f"{v['bandwidth'] / 1e12:g} TB/s read as the memory bandwidth achieved: {share:.1%} of the {spec.name}'s "
+             f"{spec.bandwidth / 1e12:g} TB/s".replace(".0%", "%"))
+    return share
 
 
 # "batch 32 at 8,192", "16 users at 4096": a batch, then the length each sequence is at

@@ -233,7 +233,7 @@ CUES: dict[str, tuple[str, ...]] = {
                     "memory-bound latency",
                     "memory time", "time if memory bound", "memory read time", "memory-read time", "weight read time",
                     "hbm read time", "hbm-read time", "memory read time per step", "memory read time per decode step",
-                    "memory time per step", "memory time per decode step",
+                    "memory time per step", "memory time per decode step", "memory-read part", "memory read part",
                     "memory-bound part", "memory bound part", "memory-bound component", "memory bound component",
                     "memory part of the step", "memory part of one step",
                     "memory part of a step", "just reading memory", "reading memory", "only reading memory",
