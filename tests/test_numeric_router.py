@@ -3339,3 +3339,21 @@ def test_requests_that_failed_in_an_incident_are_no_batch():
     routed = _route("postmortem for INC-4471 is up (the 02:13 outage, 37 minutes, ~1,900 failed requests). can a single "
                     "H200 take Llama 3.1 70B at fp8 plus a bf16 kv cache for 12 users at 16k each, how much stays free?")
     assert routed.calculator == "memory" and routed.inputs["batch"] == 12
+
+
+@pytest.mark.parametrize("question, calculator, expected", [
+    # a TPU slice's hosts share its ICI: one ring over every chip, no network between hosts (batch 184)
+    ("our v5p slice is 16 hosts with 4 chips per host, all wired together on ICI. all-gather of 2 GB across all 64 "
+     "chips — how long?", "collective", {"ranks": 64, "nodes": None}),
+    ("v6e-16 = 4 hosts x 4 trillium chips, ici connects all 16. reduce scatter of 1 GB across the slice?", "collective",
+     {"ranks": 16, "nodes": None}),
+    # … unless a network between them is named
+    ("all-reduce 1 GB over 4 hosts of 4 tpu v5e chips, the hosts talk over dcn at 100 Gb/s", "collective", {"nodes": 4}),
+    # "4 of its 8": the GPUs in use
+    ("only half the node is free for this job, 4 of its 8 h100s. all-gather of 512 MB among those four over nvlink, "
+     "time in microseconds?", "collective", {"ranks": 4}),
+    ("llama 3.1 405b fp8 sharded over 4 of the 72 blackwell ultra GPUs in nvidia's grace NVL72 rack: what's left per "
+     "GPU, weights only?", "memory", {"gpus": 4}),
+])
+def test_a_tpu_slice_and_the_gpus_in_use(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

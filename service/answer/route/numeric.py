@@ -47,7 +47,7 @@ from .metrics_pasted import as_metrics_said
 from .corrections import corrected
 from .inline_corrections import as_corrected_inline
 from .negations import without_negated
-from .one_node import replica_gpus
+from .one_node import as_gpus_in_use, replica_gpus
 from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
@@ -941,9 +941,13 @@ def _collective(out: _Inputs, _: bool) -> None:
     nodes = v.get("nodes")
     ranks = v.get("ranks") or v.get("gpus")
     one_domain = _ONE_DOMAIN.search(r.question)
-    if one_domain and nodes and nodes > 1 and v.get("gpus_per_node"):  # "16 hosts × 4 chips, all on ICI": one fabric
+    # a TPU slice's hosts share its ICI ("16 hosts with 4 chips per host"), unless a network between them is named
+    tpu_slice = (str(v.get("gpu", "")).startswith("tpu-") and not v.get("inter_link")
+                 and not re.search(r"\b(?:dcn|multi-?slice|slices)\b", r.question, re.I))
+    if (one_domain or tpu_slice) and nodes and nodes > 1 and v.get("gpus_per_node"):  # "… all on ICI": one fabric
         ranks = ranks or nodes * v["gpus_per_node"]
-        out.note(f"“{one_domain.group(0)}”: {ranks} ranks on one scale-up fabric, no network between nodes")
+        out.note(f"“{one_domain.group(0)}”: {ranks} ranks on one scale-up fabric, no network between nodes" if one_domain
+                 else f"{ranks} TPU chips on the slice's ICI: its hosts share one scale-up fabric")
         nodes = None
     if nodes and nodes > 1:
         out.set("nodes", nodes)
@@ -1117,7 +1121,7 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None,
     question, negated = without_negated(question)  # "not in fp8, plain bf16", "forget the h100 from the article"
     said += picked + inline + corrections + negated
     question = without_background(without_prefill_rate(question))
-    for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_efficiency, as_one_option, as_one_subject, as_gpus, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
+    for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_efficiency, as_one_option, as_one_subject, as_gpus, as_gpus_in_use, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes

@@ -66,3 +66,21 @@ def replica_gpus(question: str, values: dict) -> tuple[int, str] | None:
             return None
         return k * count, f"“{m.group(0).strip()}”: one replica is sharded over {k} nodes' {k * count} GPUs"
     return count, f"“{m.group(0).strip()}”: one replica is sharded over one node's {count} GPUs"
+
+
+# "4 of its 8 h100s", "sharded over 4 of the 72 blackwell ultra GPUs": the GPUs the job uses, out of those there are
+_SOME_OF = re.compile(r"\b(?P<k>\d+)\s+of\s+(?:its|the|our|their|those|these|that\s+node'?s|the\s+node'?s)\s+(?P<n>\d+)\s+"
+                      r"(?P<what>(?:[\w.-]+\s+){0,3}?(?:gpus?|cards?|chips?|accelerators?|devices?|[a-z]+\d+[a-z]*s?))\b",
+                      re.I)
+
+
+def as_gpus_in_use(question: str) -> tuple[str, list[str]]:
+    """The question with "k of its n GPUs" said as the k in use (n had been taken as the count)."""
+    notes: list[str] = []
+
+    def in_use(m: re.Match) -> str:
+        if int(m.group("k")) >= int(m.group("n")):
+            return m.group(0)
+        notes.append(f"“{m.group(0)}” read as {m.group('k')} GPUs in use")
+        return f"{m.group('k')} {m.group('what')}"
+    return _SOME_OF.sub(in_use, question), notes
