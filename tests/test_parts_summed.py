@@ -68,6 +68,15 @@ from routing import assert_routed
      "the output, int8 kv", "memory", {"context": 2400, "batch": 50}),
     ("mixtral 8x22b with 4 users, each conversation grows to 25 turns of 300 tokens on top of a 1,000-token system "
      "prompt. fp8 kv total?", "kv_cache", {"context": 8500, "batch": 4}),
+    # pieces with a speaker ("6 user turns of 250", "6 bot replies of 350"), "few-shot examples 4,500 + the user
+    # question 250", and a cap at a sentence's end ("capped at 600.")
+    ("qwen2.5 7b support bot, 64 concurrent convos. each one: 900 token system prompt, 6 user turns of 250 tokens and 6 "
+     "bot replies of 350. bf16 kv total at the end of the convo?", "kv_cache", {"context": 4500, "batch": 64}),
+    ("kv per request before it starts answering, mixtral 8x7b: system prompt 1,500 + few-shot examples 4,500 + the user "
+     "question 250, bf16", "kv_cache", {"context": 6250}),
+    ("rag bot on llama 3.1 8b: we stuff in 5 retrieved chunks of 800 tokens each plus a 400-token instruction block, and "
+     "the answer is capped at 600. bf16 cache, one request — kv size once the answer is fully written?", "kv_cache",
+     {"context": 5000}),
     # the parts said by their verbs, "tokens" said once: 1,200 had been read as the batch
     ("deepseek r1 fp8 across 8x b300, tp8: the user sends 800 tokens, the model thinks for 15,000 and answers in "
      "1,200. batch 8, fp8 kv — per-user tok/s when the answer is finished", "decode", {"context": 17_000, "batch": 8}),

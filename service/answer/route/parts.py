@@ -159,15 +159,17 @@ def _figure(n: int) -> str:
 _PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompt_tokens|input_tokens|tokens\s+in|"
                  r"input\s+seq(?:uence)?\s+len(?:gth)?|prompts?|inputs?|isl|in|prefill|system\s+prompt|"
                  r"system\s+part|user\s+part|history|chat\s+history|document|doc|new\s+(?:msg|message)|prefix|suffix|"
-                 r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction|query")
+                 r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction(?:\s+block)?|query|"
+                 r"few-shot\s+examples|examples")
 _OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|output_tokens|completion_tokens|max_new_tokens|tokens\s+out|"
                  r"output\s+seq(?:uence)?\s+len(?:gth)?|outputs?|osl|out|completions?|generated|generation|generates|"
                  r"reply|replies|answers?|final\s+answer|middle|"
                  r"decode(?:\s+steps)?|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
                  r"summary|decode\s+steps|steps\s+of\s+decode|tokens\s+generated")
 # "8 examples at 400 tokens each", "4 chunks of 2048": so many prompt pieces of one size
-_PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+)?(?:examples|shots|documents|docs|pdfs|chunks|turns|"
-                        r"messages|passages)\s+(?:at|of)\s+(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?(?:[\s-]*tokens?)?"
+_PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+|user\s+|bot\s+|assistant\s+|model\s+|retrieved\s+)?"
+                        r"(?:examples|shots|documents|docs|pdfs|chunks|turns|messages|passages|(?P<out>replies|answers|"
+                        r"responses))\s+(?:at|of)\s+(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?(?:[\s-]*tokens?)?"
                         r"(?:\s+each)?", re.I)
 # "the model answers in 100 tokens", "replies with about 300 tokens": the output, said by its verb
 _ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
@@ -190,11 +192,12 @@ def _words(n: int) -> str:
 # "prompts are 3,000 tokens", "output is capped at 1,000"
 _PART = re.compile(
     rf"(?<![\w.,]){_figure(1)}(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?{_words(1)}\b(?:\s+tokens?\b)?"
-    rf"|\b{_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
+    rf"|\b(?!(?:in|out)\s+\d){_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
     rf"\s+(?:capped|limited)\s+at\s+|\s+up\s+to\s+|\s+)"
-    rf"{_figure(2)}(?![\w.]|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
+    rf"{_figure(2)}(?![\w]|\.\d|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
     re.I)
-_JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--|on\s+top\s+of)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--)*"
+_JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--|on\s+top\s+of)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--|"
+                     r"the\s+(?:user\s+|bot\s+|model\s+)?)*"
                      r"(?:(?:is|are)\s+)?$", re.I)
 _PROMPT_ONLY = re.compile(r"\b(?:right\s+)?after\s+(?:the\s+)?prefill\b|\bbefore\s+(?:it|they|decoding|generation|the\s+first\s+"
                           r"(?:output\s+)?token)\b|\bprompt\s+(?:alone|only)\b|\bonly\s+the\s+prompt\b|\bend\s+of\s+prefill\b|"
@@ -220,7 +223,8 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     """The question with a context given in parts replaced by their sum (or by the prompt's parts, when only the
     prefill is asked about), and a note of the sum."""
     typed = question
-    question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} prompt tokens", question)
+    question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} {'output' if m.group('out') else 'prompt'} "
+                                        "tokens", question)
     question = _ANSWERS_IN.sub(lambda m: f"{_answer_size(m)} output tokens", question)
     if len(_SAID_BY_VERB.findall(question)) >= 2:
         question = _SAID_BY_VERB.sub(lambda m: f"{_size(m)} {_verb_part(m)} tokens", question)
