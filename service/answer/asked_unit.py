@@ -2,9 +2,9 @@
 
 Calculators display each quantity in one convention (decimal GB, the time unit that reads best, GPU-hours, FLOP/s
 with an SI prefix). A reader who asks "kv cache in GiB?" or "finance wants it in GPU-days" should not have to
-convert: the answer's lead adds the figure in the unit asked ("**KV cache: 10.7 GB** = 9.97 GiB"). Units of
-bytes and time are converted by pint; FLOP prefixes and GPU-time by their factors. A unit of another kind than
-the quantity's ("in ms" for a size) is ignored: the quantity's own unit stands.
+convert: the answer's lead adds the figure in the unit asked ("**KV cache: 34.4 GB = 32 GiB**"). Sizes and byte
+rates are converted by pint (decimal and binary prefixes alike); times, FLOP prefixes and GPU-time by their factors. A
+unit of another kind than the quantity's ("in ms" for a size) is ignored: the quantity's own unit stands.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ _UNITS: dict[str, tuple[str, str, float | None]] = {
 # how readers type them (lower case) → the unit
 _ALIASES = {
     **{u.lower(): u for u in _UNITS},
-    "us": "µs", "micros": "µs", "microseconds": "µs", "microsecond": "µs", "milliseconds": "ms", "millisecond": "ms",
+    "us": "µs", "μs": "µs", "micros": "µs", "microseconds": "µs", "microsecond": "µs", "milliseconds": "ms", "millisecond": "ms",
     "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
     "hours": "h", "hour": "h", "hrs": "h", "hr": "h", "day": "days", "week": "weeks", "year": "years",
     **{f"{gpu}{sep}{span}": unit for gpu in ("gpu", "chip") for sep in ("-", " ", "")
@@ -46,9 +46,16 @@ _ASKED = re.compile(rf"\b(?:in|as|into)\s+(?P<unit>{_WORD})(?=\s*(?:[?.!,;)]|$|\
 def units_asked(question: str) -> list[str]:
     """The units the question asks its figure in (keys of _UNITS), the likeliest first: "in X" said last before
     "how many Y" ("how many GPU-hours …? in GPU-days please"); the answer uses the first of the quantity's kind."""
-    found = [(m.group("unit") is not None, m.start(), _ALIASES[(m.group("unit") or m.group("many")).lower()])
+    found = [(m.group("unit") is not None, m.start(), _unit(m.group("unit") or m.group("many")))
              for m in _ASKED.finditer(question)]
-    return [unit for *_, unit in sorted(found, reverse=True)]
+    return [unit for *_, unit in sorted(found, reverse=True) if unit is not None]
+
+
+def _unit(typed: str) -> str | None:
+    if re.fullmatch(r"[KMGTP]i?b(?:/s)?", typed):
+        return None  # "Gb/s", "Mb": bits, which no answer is given in (lower case "gb" is read as bytes, as elsewhere)
+    # (lower-casing the micro sign "µ" gives the Greek "μ" readers also type: both are the micro sign here)
+    return _ALIASES.get(typed.lower().replace("μ", "µ"))
 
 
 def said_in(value: float, unit: str, asked: list[str]) -> str | None:
@@ -71,7 +78,7 @@ def in_unit(value: float, unit: str, asked: str) -> str | None:
 def _factor(unit: str) -> float:
     from .route.tagger import unit_factor
 
-    return unit_factor(unit, "B")
+    return unit_factor("kB" if unit == "KB" else unit, "B")  # (pint spells the kilobyte "kB")
 
 
 def _places(x: float) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from calculators.registry import models
+from calculators.registry import gpus, models
 
 from .tagger import tag
 
@@ -58,6 +58,10 @@ _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
 # "budget the disk for the bigger of the two", "the smaller model": the option whose model is the bigger one
 _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))"
                       r"(?:\s+(?:of\s+the\s+two|one|model|of\s+them))\b", re.I)
+# a part picked by its vendor ("on the amd box", "the intel part"): the vendor is no part of the question after
+_VENDORS = {"nvidia", "amd", "intel", "google", "aws", "amazon"}
+_VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon)\s+(?:part|one|box|pair|side|option|gpus?|cards?|"
+                          r"chips?|route|setup|node|nodes)\b", re.I)
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
 _KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK", "STAGE")
 
@@ -248,15 +252,8 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     return _named_in_the_ask(after, options, question)
 
 
-_VENDORS = {"nvidia", "amd", "intel", "google", "aws", "amazon"}
-_VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon)\s+(?:part|one|box|pair|side|option|gpus?|cards?|"
-                          r"chips?|route|setup|node|nodes)\b", re.I)
-
-
 def _vendors(text: str) -> set[str]:
     """The vendors of the parts a text names, as their registry sources name them ("AMD Instinct MI300X data sheet")."""
-    from calculators.registry import gpus
-
     named = {gpus().entries[key].source.split()[0].lower() for key in _names(text) if key in gpus().entries}
     return named | ({"amazon"} if "aws" in named else set())
 

@@ -892,7 +892,7 @@ def _measured_efficiency(out: _Inputs) -> float | None:
     if spec is None or not spec.bandwidth or not 0.2 <= v["bandwidth"] / spec.bandwidth < 1:
         return None
     share = round(v["bandwidth"] / spec.bandwidth, 4)
-    out.note(f"{v['bandwidth'] / 1e12:g} TB/s read as the memory bandwidth achieved: {share:.1%} of the {spec.name}'s "
+    out.note(f"“{v['bandwidth'] / 1e12:g} TB/s” read as the memory bandwidth achieved: {share:.1%} of the {spec.name}'s "
              f"{spec.bandwidth / 1e12:g} TB/s".replace(".0%", "%"))
     return share
 

@@ -29,8 +29,7 @@ from .tagger import COUNT_NOUNS, WEAK_OPS, Reading, Tag
 _CONNECTORS = {"#num", "of", "=", ":", "is", "at", "with", "a", "an", "the", "size", "length", "degree", "set",
                "was", "about", "around", "~", "equals", "be", "in", "to", "measured", "shows", "got", "nccl", "tests"}
 # words before a count of requests that were not served ("1,900 failed requests", "300 dropped requests")
-_NOT_SERVED = {"failed", "dropped", "rejected", "errored", "lost", "aborted", "retried", "queued", "timed-out", "evicted",
-               "preempted", "declined", "refused"}
+_NOT_SERVED = {"failed", "dropped", "rejected", "errored", "lost", "aborted", "timed-out", "declined", "refused"}
 LABEL_ROLES = {"batch": "batch", "context": "context", "tp": "tp", "pp": "pp", "dp": "dp", "ranks_label": "ranks",
                "shard_group": "shard_group", "nodes_label": "nodes", "per_node_label": "gpus_per_node",
                "mfu": "mfu", "efficiency": "efficiency", "intensity": "intensity"}
