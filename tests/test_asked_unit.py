@@ -33,3 +33,11 @@ def test_the_figure_is_said_in_the_first_asked_unit_of_its_kind():
 def test_every_size_unit_converts(unit):
     said = said_in(2 ** 40, "B/s" if unit.endswith("/s") else "B", [unit])
     assert said is not None and said.endswith(" " + unit)
+
+
+def test_a_time_unit_asked_of_a_decode_step_asks_the_step_time():
+    from service.answer.route.numeric import route_numeric
+
+    # found by hand in a fresh clone: "in μs" had led with tokens/s
+    routed = route_numeric("decode step of llama 3.1 8b bf16 on one h100, in μs?")
+    assert routed.calculator == "decode" and routed.inputs["primary"] == "step_time_s"
