@@ -52,6 +52,12 @@ def fmt_kib(n: float) -> str:
     return f"{fmt_num(n / 1024, 1)} KiB"
 
 
+def four_figures(x: float) -> int:
+    """The decimals that keep about four significant figures: 9.966, 99.66, 996.6, 9,966."""
+    size = abs(x)
+    return 0 if size >= 1000 else 1 if size >= 100 else 2 if size >= 10 else 3
+
+
 def _rate(value: float, unit: str) -> str:
     """Rates keep about four significant figures: '2.039 TB/s', '255.3 GB/s', '989 TFLOP/s'."""
     scaled = abs(value)
@@ -59,8 +65,7 @@ def _rate(value: float, unit: str) -> str:
         if scaled >= factor:
             scaled /= factor
             break
-    decimals = 1 if scaled >= 100 else 2 if scaled >= 10 else 3
-    return _si(value, unit, decimals, trim=True)
+    return _si(value, unit, four_figures(scaled), trim=True)
 
 
 def fmt_bandwidth(bps: float) -> str:

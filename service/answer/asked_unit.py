@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from calculators.units import fmt_num
+from calculators.units import fmt_num, four_figures
 
 # each unit a figure can be asked in: (the quantity unit it converts from, how the answer writes it, the factor to
 # that unit, or None when pint converts it)
@@ -58,20 +58,26 @@ def _unit(typed: str) -> str | None:
     return _ALIASES.get(typed.lower().replace("μ", "µ"))
 
 
-def said_in(value: float, unit: str, asked: list[str]) -> str | None:
-    """The value in the first asked unit of its kind, when that is another unit than its own display's."""
-    return next((said for a in asked if (said := in_unit(value, unit, a)) is not None), None)
+def said_in(value: float, unit: str, asked: list[str], display: str = "") -> str | None:
+    """The value in the first asked unit of its kind, unless the calculator's own `display` is already in it."""
+    said = next((said for a in asked if (said := in_unit(value, unit, a)) is not None), None)
+    return None if said is None or display.endswith(" " + said.split(" ", 1)[1]) else said
+
+
+def asks_a_time(question: str) -> bool:
+    """A time unit is asked for ("in μs?", "how many ms"): a time, not a rate."""
+    return any(_UNITS[u][0] == "s" for u in units_asked(question))
 
 
 def in_unit(value: float, unit: str, asked: str) -> str | None:
-    """'= 9.97 GiB' for a value in `unit` (the quantity's: B, s, B/s, FLOP/s, FLOP, GPU-h) asked in `asked`, or None
+    """'9.965 GiB' for a value in `unit` (the quantity's: B, s, B/s, FLOP/s, FLOP, GPU-h) asked in `asked`, or None
     when the kinds differ."""
     kind, written, factor = _UNITS[asked]
     if kind != unit:
         return None
     if factor is None:  # sizes and byte rates: pint knows decimal and binary prefixes alike
         factor = _factor(written.removesuffix("/s"))
-    return f"{fmt_num(value / factor, _places(value / factor))} {written}"
+    return f"{fmt_num(value / factor, four_figures(value / factor))} {written}"
 
 
 @lru_cache(maxsize=32)
@@ -79,9 +85,3 @@ def _factor(unit: str) -> float:
     from .route.tagger import unit_factor
 
     return unit_factor("kB" if unit == "KB" else unit, "B")  # (pint spells the kilobyte "kB")
-
-
-def _places(x: float) -> int:
-    """Four significant figures, at most: 9.966, 99.66, 996.6, 9,966."""
-    size = abs(x)
-    return 3 if size < 10 else 2 if size < 100 else 1 if size < 1000 else 0

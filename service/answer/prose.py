@@ -33,9 +33,8 @@ def calculation_answer(calc: Calculation, assumed: list[str], formula_page: tupl
     """Result first (and in the unit the reader asked for, when that is another), then what was assumed and warned,
     then where the formula is explained."""
     words = _QUANTITY_WORDS.get(calc.primary.name, calc.primary.name.replace("_", " "))
-    converted = said_in(calc.primary.value, calc.primary.unit, list(asked_units))
-    said = calc.primary.display + (f" = {converted}" if converted and not calc.primary.display.endswith(
-        converted.split(" ", 1)[1]) else "")
+    converted = said_in(calc.primary.value, calc.primary.unit, list(asked_units), calc.primary.display)
+    said = calc.primary.display + (f" = {converted}" if converted else "")
     lines = [f"**{words[:1].upper() + words[1:]}: {said}** (worked steps below)."]
     # "memory left free −61.1 GB" reads badly: when it does not fit, the warning below says so instead
     others = [q for q in calc.quantities if q.name != calc.primary.name and q.name in _QUANTITY_WORDS

@@ -219,42 +219,47 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_size = _BY_SIZE.search(question, options[-1][1] - 1)
     if by_size:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
+    held: dict[int, set[str]] = {}  # the registry names each option holds, tagged once and only when a pick needs them
+
+    def names_held(i: int) -> set[str]:
+        return held[i] if i in held else held.setdefault(i, _names(question[options[i][0]:options[i][1]]))
+
     for m in _PICKED.finditer(question, options[-1][1] - 1):
         said = next(g for g in m.group("x", "y", "z", "w", "p") if g is not None)
         words = {w for w in re.findall(r"[\w.+-]+", said.lower())} - _STOP
         if not words:
             continue
-        names = _names(said)  # ("trainium2's" picks the "trn2" option: the registry's entry, however spelled)
-        holding = [i for i, (s, e) in enumerate(options)
-                   if names and (s > m.start() or e <= m.start()) and names <= _names(question[s:e])]
+        apart = [i for i, (s, e) in enumerate(options) if s > m.start() or e <= m.start()]  # (not the pick's own text)
+        said_tags = tag(said).tags
+        names = {t.key for t in said_tags if t.label in ("GPU", "MODEL")}  # ("trainium2's" picks the "trn2" option)
+        holding = [i for i in apart if names and names <= names_held(i)]
         if len(holding) == 1:
             return holding[0]
         # a vendor for its part ("on the amd pair", "the intel part", "the nvidia box")
-        holding = [i for i, (s, e) in enumerate(options) if (s > m.start() or e <= m.start())
-                   and words & _vendors(question[s:e])]
-        if len(holding) == 1 and words & _VENDORS:
-            return holding[0]
-        # a family for one of its members ("on the trainium side" picks "trn2 chips", "the mistral number" "mistral 7b")
-        families = {re.sub(r"[\s._-]", "", t.text.lower()) for t in tag(said).tags if t.label in ("UNKNOWN_GPU", "UNKNOWN_MODEL")}
-        holding = [i for i, (s, e) in enumerate(options) if families and (s > m.start() or e <= m.start())
-                   and any(key.replace("-", "").startswith(f) for f in families for key in _names(question[s:e]))]
+        vendors = words & _VENDORS
+        holding = [i for i in apart if vendors & _vendors(names_held(i))] if vendors else []
         if len(holding) == 1:
             return holding[0]
-        holding = [i for i, (s, e) in enumerate(options)
-                   if (s > m.start() or e <= m.start()) and words <= set(re.findall(r"[\w.+-]+", question[s:e].lower()))]
+        # a family for one of its members ("on the trainium side" picks "trn2 chips", "the mistral number" "mistral 7b")
+        families = {re.sub(r"[\s._-]", "", t.text.lower()) for t in said_tags if t.label in ("UNKNOWN_GPU", "UNKNOWN_MODEL")}
+        holding = [i for i in apart if families
+                   and any(key.replace("-", "").startswith(f) for f in families for key in names_held(i))]
+        if len(holding) == 1:
+            return holding[0]
+        texts = [question[s:e].lower() for s, e in options]
+        holding = [i for i in apart if words <= set(re.findall(r"[\w.+-]+", texts[i]))]
         if len(holding) == 1:
             return holding[0]
         # else the one option holding the most of the words ("going with fp8 at 128k for 2 seqs")
-        shared = [sum(w in question[s:e].lower() for w in words) if (s > m.start() or e <= m.start()) else 0
-                  for s, e in options]
+        shared = [sum(w in texts[i] for w in words) if i in apart else 0 for i in range(len(options))]
         if max(shared) and shared.count(max(shared)) == 1:
             return shared.index(max(shared))
     return _named_in_the_ask(after, options, question)
 
 
-def _vendors(text: str) -> set[str]:
-    """The vendors of the parts a text names, as their registry sources name them ("AMD Instinct MI300X data sheet")."""
-    named = {gpus().entries[key].source.split()[0].lower() for key in _names(text) if key in gpus().entries}
+def _vendors(names: set[str]) -> set[str]:
+    """The vendors of the named parts, as their registry sources name them ("AMD Instinct MI300X data sheet")."""
+    named = {gpus().entries[key].source.split()[0].lower() for key in names if key in gpus().entries}
     return named | ({"amazon"} if "aws" in named else set())
 
 

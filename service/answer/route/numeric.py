@@ -47,6 +47,7 @@ from .metrics_pasted import as_metrics_said
 from .corrections import corrected
 from .inline_corrections import as_corrected_inline
 from .negations import without_negated
+from ..asked_unit import asks_a_time
 from .one_node import as_gpus_in_use, replica_gpus
 from .instances import as_gpus
 from .hierarchy import as_nodes
@@ -617,10 +618,6 @@ def _joined_to_state(r: Reading) -> bool:
                and r.words[c.start - 1] in ("+", "and", "plus") for c in r.of("CUE", "activations"))
 
 
-# a time unit asked for ("in μs?", "how many ms"): a time is asked, not a rate
-_TIME_UNIT_ASKED = re.compile(r"\b(?:in|how\s+many)\s+(?:ns|µs|μs|us|ms|microseconds?|milliseconds?|nanoseconds?)(?![\w/])", re.I)
-
-
 def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
     v = s.values
     if calculator == "memory" and inputs.get("mode") == "training":
@@ -669,7 +666,7 @@ def _primary(calculator: str, r: Reading, s: Slots, inputs: dict) -> str | None:
             return "memory_time_s"
         if r.has("latency") or (r.has("how_long") and "step" in r.words):  # "how long does each decode step take"
             return "step_time_s"
-        if "step" in r.words and _TIME_UNIT_ASKED.search(r.question):  # "decode step of … on one h100, in μs?"
+        if "step" in r.words and asks_a_time(r.question):  # "decode step of … on one h100, in μs?"
             return "step_time_s"
         # ("16k tokens of context per sequence" says whose context it is, not which rate is asked)
         per_sequence = [c for c in r.of("CUE", "per_sequence") if not r.has("aggregate") or not _scopes_a_figure(r, c)]

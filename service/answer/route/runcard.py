@@ -8,6 +8,7 @@ total in tokens; a question that gives the total itself is left as it is.
 """
 from __future__ import annotations
 
+import math
 import re
 
 _NUM = r"(\d[\d,]*(?:\.\d+)?)\s*([kmbt]?)"
@@ -75,6 +76,12 @@ def _two_factors(m: re.Match) -> str:
     return _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4)))
 
 
+def _three_factors(seq: int):
+    """The product of a match's three figures, in tokens, its `seq`-th (0, 1 or 2) a sequence length whose "k" is
+    1,024: "gbs 2048 x seqlen 8k x 20k steps", "4096 seq × 1024 batch × 250,000 steps"."""
+    return lambda m: _tokens(math.prod(_value(*m.group(2 * i + 1, 2 * i + 2), i == seq) for i in range(3)))
+
+
 # a run in labelled stages whose tokens are asked over all of them: "stage 1: 8T tokens at seq 4096; stage 2: 1.5T at
 # seq 8192; stage 3 (anneal): 0.5T. total compute … over all stages?"
 _STAGE_LABEL = re.compile(r"\b(?:stage|phase)\s*\d+\s*(?:\([^)]*\))?\s*:\s*", re.I)
@@ -104,18 +111,14 @@ def _stages_summed(text: str) -> str:
 def with_run_tokens(text: str) -> str:
     """The question with its run's tokens said as one total."""
     text = _GBS_MBS_GA.sub(_data_parallel, text)
-    text = _GBS_SEQLEN_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
-                                                   * _value(*m.group(5, 6))), text)
+    text = _GBS_SEQLEN_STEPS.sub(_three_factors(seq=1), text)
     text = _DOCUMENTS.sub(_documents, text)
     text = _EPOCHS.sub(_two_factors, text)
     text = _BATCH_TOKENS.sub(_two_factors, text)
-    text = _BATCH_SEQS.sub(lambda m: _tokens(_value(*m.group(1, 2)) * _value(*m.group(3, 4), True)
-                                             * _value(*m.group(5, 6))), text)
+    text = _BATCH_SEQS.sub(_three_factors(seq=1), text)
     text = _STEPS_OF_TOKENS.sub(_two_factors, text)
     text = _TOKENS_PER_STEP.sub(_two_factors, text)
-    text = _SEQ_BATCH_STEPS.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
-                                                  * _value(*m.group(5, 6))), text)
-    text = _SEQ_THEN_BATCH.sub(lambda m: _tokens(_value(*m.group(1, 2), True) * _value(*m.group(3, 4))
-                                                 * _value(*m.group(5, 6))), text)
+    text = _SEQ_BATCH_STEPS.sub(_three_factors(seq=0), text)
+    text = _SEQ_THEN_BATCH.sub(_three_factors(seq=0), text)
     summed = _stages_summed(text)
     return _OVER_THE_STAGES.sub("", summed) if summed != text else text
