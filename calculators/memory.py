@@ -112,6 +112,8 @@ def _training(inputs: MemoryInputs, ws: Worksheet, model) -> Calculation:
     total = state
     if model.config is None:
         ws.warn(_NO_ARCH)
+    elif not inputs.context:  # (a sequence of no tokens keeps no activations)
+        ws.assume("context 0: no activations counted")
     else:
         act = activation_bytes(model.config, inputs.context, inputs.batch, inputs.recompute, inputs.tp)
         ws.add("activation_bytes", act.bytes, "B", f"{fmt_bytes(act.bytes)} (estimate)")

@@ -191,6 +191,13 @@ def test_mixed_precision_adam_is_16_bytes_per_param():
     assert calc.quantity("training_state_bytes").value == 16 * 8_030_261_248
 
 
+def test_training_at_context_0_counts_no_activations():
+    # a context of 0 tokens with no micro-batch given had raised a TypeError (a 500 through /v1/calculate)
+    calc = calculate("memory", {"model": "qwen2.5-7b", "mode": "training", "gpus": 16, "context": 0})
+    assert calc.quantity("total_bytes").value == calc.quantity("training_state_bytes").value
+    assert "context 0: no activations counted" in calc.assumptions
+
+
 def test_zero_stage_and_data_parallel_ranks_are_inputs():
     calc = calculate("memory", {"model": "llama-3.1-8b", "zero_stage": 2, "dp": 32})
     # ZeRO-2: 2Ψ + 14Ψ / 32 with Ψ = 8,030,261,248
