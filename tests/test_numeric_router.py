@@ -2637,6 +2637,47 @@ def test_one_option_is_picked_however_it_is_named(question, calculator, expected
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+# one option of two typed fast (batches 183 and 186, dev): a mistyped pick word ("teh amd pair", "the trainum option"),
+# a part typed in another order than the registry's ("sxm h100s"), "the longer run", a figure that only points
+# ("for the 20b", "give me the 40gb"), "if we go fp8"
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("mixtral 8x7b in bf16 split over 2 H100s vs split over 2 MI300X, serving 4 sequences of 32k each with bf16 kv. "
+     "how much mem is free per gpu on teh amd pair?", "memory", {"gpu": "mi300x", "gpus": 2, "batch": 4}),
+    ("mixtral 8x7b on 3T tokens in bf16, 512 tpu v5p at 35% mfu vs 1024 trainium2 at 30% mfu. hours for the trainum "
+     "option?", "training", {"gpu": "trainium2", "gpus": 1024, "mfu": 0.3}),
+    ("grad sync for llama 3.1 8b in bf16 across 8 gpus, ring all-reduce — sxm h100s on nvlink or pcie h100s over "
+     "pcie 5. time per all-reduce on the pcie box?", "collective", {"gpu": "h100-pcie", "link": "pcie5", "ranks": 8}),
+    ("7b model, 2T tokens vs 4T tokens. total training flops (6ND) for the longer run?", "training",
+     {"tokens": 4_000_000_000_000}),
+    ("qwen 2.5 7b at 32k context vs at 128k, one sequence, kv in bf16 — how big is the cache for the longer context "
+     "one?", "kv_cache", {"context": 131072}),
+    ("gpt-oss-120b or gpt-oss-20b, bf16 kv. once a sequence is past the sliding window, how many bytes does each extra "
+     "token add for the 20b?", "kv_cache", {"model": "gpt-oss-20b", "primary": "kv_bytes_per_token_past_window"}),
+    ("hbm bandwith of an A100 40GB vs an A100 80GB, give me the 40gb", "roofline",
+     {"gpu": "a100-40gb", "primary": "bandwidth"}),
+    ("for llama 3.1 405b we can keep the kv cache in bf16 or take the fp8 route. bytes per token if we go fp8?",
+     "kv_cache", {"kv_precision": "fp8"}),
+])
+def test_an_option_picked_in_haste_is_still_found(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert not any("was not used" in note for note in routed.assumed)  # ("20b", "40gb" only point at the option)
+
+
+def test_a_figure_that_points_at_an_option_stays_when_it_counts():
+    # "if we go with the 2 h100 nvl cards": the 2 is the option's count of parts, not a pointer
+    _assert_routed("torn between 4 l40s and 2 h100 nvl for mixtral 8x7b in bf16 serving 8 users at 16k with a bf16 kv "
+                   "cache. if we go with the 2 h100 nvl cards, how much is free on each?", "memory",
+                   {"gpu": "h100-nvl", "gpus": 2})
+
+
+def test_an_unknown_part_or_model_picked_in_haste_is_said_unknown():
+    assert isinstance(route_numeric("8B model on 2T tokens, 512 gpus at 40% mfu in bf16, h100 vs a40. days on the "
+                                    "a40s?"), UnknownGpu)
+    assert isinstance(route_numeric("bf16 ridge piont of TPU v4 vs TPU v5p - the v4 please"), UnknownGpu)
+    assert isinstance(route_numeric("gemma 2 27b vs qwen2.5 72b weights in bf16 - how big is the smaller modle?"),
+                      UnknownModel)
+
+
 def test_an_unknown_model_picked_among_options_is_said_unknown():
     # the option asked names a model we do not hold: it is said, not replaced by the other option's known model
     assert isinstance(route_numeric("command r+ with an fp8 cache or llama 3.1 70b with a bf16 cache, 4 users at 16k. "

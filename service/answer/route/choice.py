@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from rapidfuzz import fuzz
+
 from calculators.registry import gpus, models
 
 from .tagger import tag
@@ -44,7 +46,7 @@ _PICKED = re.compile(
     r"choosing|choose|we'?ll use|settled on|for)\s+(?:the\s+)?(?P<x>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
     r"(?:option|route|one|setup|layout|config|plan|path|variant|chips|cards|gpus|gradients)\b"
     r"|\b(?:going with|go with|taking|take|starting with|let'?s say|let'?s go with|picking|choosing|settled on|"
-    r"sticking with|stick with|for the single|for)\s+"
+    r"sticking with|stick with|for the single|for|if we go|if we use|give me|just|only)\s+"
     r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,5}?)\s*(?=[—,:;.?!(]|\s-\s|$)"
     r"|\b(?:of|on|for|does|do|need|needs)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
     r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?\?"
@@ -52,22 +54,27 @@ _PICKED = re.compile(
     r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under|need|want)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
     r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice|one|"
     r"side|number|nubmer|figure|value)\b"
-    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)'s\b",
+    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)(?:'s\b|\s+(?:please|pls|plz)\b)",
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
 # "budget the disk for the bigger of the two", "the smaller model": the option whose model is the bigger one
 _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))"
-                      r"(?:\s+(?:of\s+the\s+two|one|model|of\s+them))\b", re.I)
+                      r"(?:\s+(?:of\s+the\s+two|one|model|modle|of\s+them))\b", re.I)
 # a part picked by its vendor ("on the amd box", "the intel part"): the vendor is no part of the question after
+# "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
+_BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
+                        r"(?:\s+(?:of\s+the\s+two|one|run|job|context|prompt|request|sequence|ctx|window|option))\b", re.I)
 _VENDORS = {"nvidia", "amd", "intel", "google", "aws", "amazon"}
 _VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon)\s+(?:part|one|box|pair|side|option|gpus?|cards?|"
                           r"chips?|route|setup|node|nodes)\b", re.I)
+_THE_MISTYPED = re.compile(r"\b(?:teh|hte)\b")
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
 _KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK", "STAGE")
 
 
 def as_one_option(question: str) -> tuple[str, list[str]]:
     """The question with the options it does not pick taken out of its setup, and a note of the one it picks."""
+    question = _THE_MISTYPED.sub("the", question)  # ("on teh amd pair")
     named = _named(question)
     labelled = named[0] if named else _labelled(question) or _lettered(question)
     options = labelled or _either_side(question)
@@ -89,7 +96,7 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
         pieces.append(", " if i and _JOINS.fullmatch(between) else between)
         pieces.append(question[start:end] if i == picked else _without_kinds(question[start:end], kept_kinds))
         at = end
-    pieces.append(question[at:])
+    pieces.append(_without_restated_figures(question[at:], question[keep[0]:keep[1]]))
     # "option A:" before each option (a letter and a colon would read as a quiz item's answer options) and the
     # words that say options are weighed go too
     out = _COMPARING.sub(" ", _LABEL_SAID.sub(" ", _LABELLED.sub(" ", _LETTER.sub(" ", "".join(pieces)))))
@@ -99,14 +106,34 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
     return out, [f"read as the option asked about: “{question[keep[0]:keep[1]].strip(' ,.;:—')}”"]
 
 
+_FIGURE_WORD = re.compile(r"(?<=\bthe\s)\d+(?:\.\d+)?\s*[a-z]{0,2}(?=\s*(?:[?.!,;]|$)|\s+(?:please|pls|plz|one|option)\b)",
+                          re.I)
+
+
+def _without_restated_figures(ask: str, kept: str) -> str:
+    """"… for the 20b?", "give me the 40gb": a figure that points at the picked option is no figure of the ask."""
+    return _FIGURE_WORD.sub(lambda m: "it" if m.group().replace(" ", "").lower() in _words(kept.lower()) else m.group(), ask)
+
+
 def _without_kinds(span: str, kinds: set[tuple[str, str]]) -> str:
     """An option not asked about, without its figures and names of the kinds the asked one states."""
     tags = tag(span).tags
     for t in sorted(tags, key=lambda t: -len(t.text)):
         if t.label in _KINDS and _kind(t, tags) in kinds and (t.label != "NUMBER" or _counts_a_part(t, tags)):
-            said = r"[\s._-]*".join(map(re.escape, t.text.split()))  # (the tagger's text is normalised)
-            span = re.sub(rf"(?<![\w.]){said}s?(?![\w.])", " ", span, count=1, flags=re.I)
+            span = _without_said(span, t.text)
     return _TP.sub(" ", span)  # "(tp2)", "zero-3", "fsdp": how that option spreads its work
+
+
+def _without_said(span: str, text: str) -> str:
+    """The span without a tag's words, as typed: the tagger's text is normalised ("sxm h100s" is tagged "h100 sxms"),
+    so its words may come in either order, each with or without a plural s."""
+    words = [re.escape(w[:-1] if w.endswith("s") and len(w) > 2 else w) + "s?" for w in text.split()]
+    for order in (words, words[::-1]):
+        said = r"[\s._-]*".join(order)
+        out, n = re.subn(rf"(?<![\w.]){said}(?![\w.])", " ", span, count=1, flags=re.I)
+        if n:
+            return out
+    return span
 
 
 def _counts_a_part(number, tags) -> bool:
@@ -219,6 +246,9 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_size = _BY_SIZE.search(question, options[-1][1] - 1)
     if by_size:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
+    by_length = _BY_LENGTH.search(question, options[-1][1] - 1)
+    if by_length:
+        return _by_tokens(question, options, longer=bool(by_length.group("long")))
     held: dict[int, set[str]] = {}  # the registry names each option holds, tagged once and only when a pick needs them
 
     def names_held(i: int) -> set[str]:
@@ -247,14 +277,29 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         if len(holding) == 1:
             return holding[0]
         texts = [question[s:e].lower() for s, e in options]
-        holding = [i for i in apart if words <= set(re.findall(r"[\w.+-]+", texts[i]))]
+        holding = [i for i in apart if all(_holds(w, _words(texts[i])) for w in words)]
         if len(holding) == 1:
             return holding[0]
         # else the one option holding the most of the words ("going with fp8 at 128k for 2 seqs")
         shared = [sum(w in texts[i] for w in words) if i in apart else 0 for i in range(len(options))]
+        if shared.count(max(shared)) > 1:  # ("for the 20b": "gpt-oss-120b" holds "20b" too, but not as a word)
+            shared = [sum(w in _words(texts[i]) for w in words) if i in apart else 0 for i in range(len(options))]
         if max(shared) and shared.count(max(shared)) == 1:
             return shared.index(max(shared))
     return _named_in_the_ask(after, options, question)
+
+
+def _words(text: str) -> set[str]:
+    """A text's words, hyphenated names both whole and in pieces ("gpt-oss-20b", "20b")."""
+    whole = set(re.findall(r"[\w.+-]+", text))
+    return whole | {piece for w in whole for piece in w.split("-")}
+
+
+def _holds(word: str, option_words: set[str]) -> bool:
+    """An option holds a pick's word as typed, in the plural ("the a40s"), or mistyped when the word is long enough
+    to tell ("the trainum option" for "1024 trainium2")."""
+    return (word in option_words or word.endswith("s") and word[:-1] in option_words
+            or len(word) >= 5 and any(fuzz.ratio(word, w) >= 85 for w in option_words))
 
 
 def _vendors(names: set[str]) -> set[str]:
@@ -280,9 +325,27 @@ def _by_model_size(question: str, options: list[tuple[int, int]], bigger: bool) 
     """The option whose one model has the most (or fewest) parameters; None unless each option names one model."""
     sizes = []
     for start, end in options:
-        named = {t.key for t in tag(question[start:end]).tags if t.label == "MODEL"}
-        if len(named) != 1:
+        tags = tag(question[start:end]).tags
+        named = {t.key for t in tags if t.label == "MODEL"}
+        # a model the registry lacks is sized by its name ("gemma 2 27b"), so the pick still finds it
+        unknown = [float(m.group(1)) * 1e9 for t in tags if t.label == "UNKNOWN_MODEL"
+                   for m in [re.search(r"(\d+(?:\.\d+)?)\s*b\b", t.text, re.I)] if m]
+        if len(named) + len(unknown) != 1:
             return None
-        sizes.append(models().entries[named.pop()].params.total)
+        sizes.append(models().entries[named.pop()].params.total if named else unknown[0])
     return sizes.index(max(sizes) if bigger else min(sizes))
 
+
+def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> int | None:
+    """The option with the most (or fewest) tokens; None unless each option states one token figure."""
+    lengths, kinds = [], set()
+    for start, end in options:
+        said = [t for t in tag(question[start:end]).tags if t.label == "QUANTITY" and t.key.startswith("tokens")]
+        if len(said) != 1:
+            return None
+        lengths.append(said[0].value)
+        kinds.add(said[0].key)
+    if len(kinds) != 1:  # (like with like: "2T tokens" against "4T tokens", "at 32k context" against "at 128k")
+        return None
+    best = max(lengths) if longer else min(lengths)
+    return lengths.index(best) if lengths.count(best) == 1 else None

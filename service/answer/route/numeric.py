@@ -778,7 +778,7 @@ def _replica_gpus(out: _Inputs) -> int | None:
 def _context(out: _Inputs, loose_ok: bool) -> None:
     """The context (tokens per sequence): a token count, or a bare number where only a context fits."""
     s = out.s
-    counts = [t for t in s.token_counts if t.value < 1e9]
+    counts = [t for t in s.token_counts if 1 <= t.value < 1e9]  # ("--lr 2e-5 --seq_len 4096": no 0-token context)
     if counts:
         t = counts[0]
         value = _full_window(out.s.values.get("model"), t) or int(round(t.value))
@@ -1054,13 +1054,19 @@ def _flop_amount(r: Reading) -> Tag | None:
 _DOES = {"does", "do", "doing", "performs", "perform", "executes", "computes", "needs", "takes"}
 
 
+def _names_6nd(r: Reading, t: Tag) -> bool:
+    """"(6ND)", "6 * N * D": the 6 names the rule the training calculator uses, no figure of the question."""
+    after = "".join(r.words[t.end:t.end + 4])
+    return t.value == 6 and re.match(r"[x*·]?n[x*·]?d", after) is not None
+
+
 def _state_the_rest(out: _Inputs) -> None:
     """What the question named that this calculation does not use is said, not dropped."""
     s, fields = out.s, INPUT_MODELS[out.calculator].model_fields
     for name in s.other_names:
         out.note(f"{name} also named: this calculation is for the first one only")
     for t in s.loose:
-        if t.value > 1:
+        if t.value > 1 and not _names_6nd(out.r, t):
             out.note(f"“{t.text}” was not used in this calculation")
     for t in s.unused:
         out.note(f"“{t.text}” was not used in this calculation")
