@@ -49,6 +49,7 @@ from .inline_corrections import as_corrected_inline
 from .negations import without_negated
 from ..asked_unit import asks_a_time
 from .one_node import as_gpus_in_use, replica_gpus
+from .business import as_workload
 from .instances import as_gpus
 from .hierarchy import as_nodes
 from .calendar_words import as_days
@@ -1130,7 +1131,7 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None,
     question, negated = without_negated(question)  # "not in fp8, plain bf16", "forget the h100 from the article"
     said += picked + inline + corrections + negated
     question = without_background(without_prefill_rate(question))
-    for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_efficiency, as_one_option, as_one_subject, as_gpus, as_gpus_in_use, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
+    for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_efficiency, as_one_option, as_one_subject, as_workload, as_gpus, as_gpus_in_use, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes
