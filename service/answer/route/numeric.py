@@ -60,6 +60,7 @@ from .ranges import as_one_value
 from .fleet import as_fleet_batch
 from .totals import as_counts
 from .rates import as_decode_rate
+from .nccl_figures import as_nccl_figures
 from .derating import as_efficiency
 from .blocks import as_block_tokens
 from .arithmetic import as_worked_out
@@ -1131,7 +1132,7 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None,
     question, negated = without_negated(question)  # "not in fp8, plain bf16", "forget the h100 from the article"
     said += picked + inline + corrections + negated
     question = without_background(without_prefill_rate(question))
-    for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_efficiency, as_one_option, as_one_subject, as_workload, as_gpus, as_gpus_in_use, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
+    for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_nccl_figures, as_efficiency, as_one_option, as_one_subject, as_workload, as_gpus, as_gpus_in_use, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
         said += notes

@@ -371,6 +371,9 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
         own = _nearest_label(r, t, ("busbw", "algbw"), limit=3, exclude=asked)
     if own is None and labels and len(labels) == len(asked) == 1 and _gap(r, t, labels[0]) == 0:
         own, asked = labels[0], set()  # "100 GB/s busbw?" is the figure's own label
+    if own is None and len(asked) == 1:  # "our busbw on 16 h200 (2 nodes of 8) tops out at ~95 GB/s. … algbw?": the
+        said = [c for c in labels if id(c) not in asked and c.end <= t.start and "." not in r.words[c.end:t.start]]
+        own = said[-1] if len(said) == 1 else None  # one label said before the figure in its sentence, the other asked
     value, note = t.value, t.note
     nic = {"nic", "nics", "ethernet", "infiniband", "ib", "roce"} & set(r.words[max(t.start - 1, 0):t.end + 2])
     if note and nic and own is None:  # "400gb/s nic per gpu": a NIC's speed is quoted in bits, whatever the case
