@@ -3398,3 +3398,26 @@ def test_requests_that_failed_in_an_incident_are_no_batch():
 ])
 def test_a_tpu_slice_and_the_gpus_in_use(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# a measured MFU said in passing (batch 188, dev): this run's, or the last run's carried over as the estimate
+@pytest.mark.parametrize("question, expected, note", [
+    ("fp8 training of llama 3.1 70b on 1024 h100s, 1T tokens; mfu measured against the fp8 peak was 28%. time?",
+     {"mfu": 0.28, "precision": "fp8", "gpus": 1024}, None),  # "was" is the MFU's, not a finished training run
+    ("continue-train gpt oss 120b on 50B tokens on h100s in bf16, mesured mfu last time was 25%. gpu hours?",
+     {"mfu": 0.25, "primary": "gpu_hours"}, None),
+    ("256 v5p chips, llama 3.1 8b on 1.5T tokens in bf16. xprof put the last run at 52% mfu — how long will this one "
+     "take?", {"mfu": 0.52, "gpus": 256}, "“52% mfu” from the last run taken as this run's MFU"),
+])
+def test_a_measured_mfu_is_this_runs_estimate(question, expected, note):
+    routed = _assert_routed(question, "training", expected)
+    assert note is None or note in routed.assumed
+
+
+def test_a_finished_run_is_still_history_and_its_figures_stay_out():
+    assert route_numeric("llama 3 was trained on 15T tokens on 16k h100s, how long did it take?") is None
+    # the last run's days and GPUs are no figures of the new plan; its MFU, with none said for the new one, is
+    routed = _assert_routed("Our last 7B run took 9 days on 128 A100s at 38% mfu back in 2023. New plan: Llama 3.1 8B "
+                            "on 15T tokens with 1,024 H200s. How many days?", "training",
+                            {"gpu": "h200", "gpus": 1024, "mfu": 0.38})
+    assert "“38% mfu” from the last run taken as this run's MFU" in routed.assumed

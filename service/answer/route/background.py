@@ -206,7 +206,24 @@ def without_background(question: str) -> str:
             or not kinds(p, names_only=bool(_HISTORY.search(p) or _HEADCOUNT.search(p) or _ABOUT_ELSE.search(p)
                                              or _SET_ASIDE.search(p))) <= said]
     rest = " ".join(p.strip() for p in kept if p.strip())
+    # "xprof put the last run at 52% mfu — how long will this one take?": a past run's MFU is the estimate for this
+    # one, unless this one says its own
+    if not re.search(r"\bmfu\b", rest, re.I):
+        carried = next((m.group(0) for p in told if _HISTORY.search(p) for m in [_MFU_FIGURE.search(p)] if m), None)
+        rest += f" ({carried}{_AS_LAST_RUN})" if carried else ""
     return rest if _ASKS.search(rest) or not _ASKS.search(question) else question
+
+
+_AS_LAST_RUN = ", as the last run"
+
+
+def carried_from_last_run(question: str) -> list[str]:
+    """The note for a past run's MFU carried into this one's estimate by `without_background`."""
+    carried = re.search(rf"\(([^()]*){_AS_LAST_RUN}\)", question)
+    return [f"“{carried.group(1)}” from the last run taken as this run's MFU"] if carried else []
+
+
+_MFU_FIGURE = re.compile(r"\b\d+(?:\.\d+)?\s*%\s*mfu\b|\bmfu\s+(?:of\s+|was\s+|at\s+|=\s*|:\s*|is\s+)?~?\d+(?:\.\d+)?\s*%", re.I)
 
 
 def _setup_kinds(text: str) -> set[tuple[str, str]]:

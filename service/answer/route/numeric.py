@@ -37,7 +37,7 @@ from .followup import opens_as_followup, user_questions
 from .slots import Slots, bind, is_kv_precision
 from .config import pasted_config, without_restated_architecture
 from .asides import without_set_aside
-from .background import without_background, without_prefill_rate
+from .background import without_background, without_prefill_rate, carried_from_last_run
 from .chat import as_plain, quoted_and_asked
 from .typography import as_plain_characters
 from .links import as_link_names
@@ -225,7 +225,9 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
                and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
                and not r.has("check"))  # nor "I got 28 GiB — did I double count?"
     # "was trained on 15.6 trillion tokens; with 6ND, how many FLOPs": the figures are given, the sum is asked
-    trained = r.has("train") and {"was", "were"} & set(r.words) and not (r.has("flops") and _training_tokens(s))
+    # (the "was" of the training itself: "mfu measured … was 28%. time?" asks this run's time)
+    trained = (any({"was", "were"} & set(r.words[max(c.start - 2, 0):c.start]) for c in r.of("CUE", "train"))
+               and not (r.has("flops") and _training_tokens(s)))
     pasted = isinstance(s.values.get("model"), dict)  # "hidden size", "vocab size" are then the config's fields
     outside = [c for c in r.of("CUE", "outside") if not (pasted and c.text.lower() in _CONFIG_WORDS)]
     if any(not _asked_in_passing(r, c) for c in outside) or history or trained:
@@ -1132,6 +1134,7 @@ def _read(question: str, previous: NumericRequest | None, computes: str | None,
     question, negated = without_negated(question)  # "not in fp8, plain bf16", "forget the h100 from the article"
     said += picked + inline + corrections + negated
     question = without_background(without_prefill_rate(question))
+    said += carried_from_last_run(question)
     for reading in (_without_restated_architecture, as_named, as_context_summed, as_decode_rate, as_nccl_figures, as_efficiency, as_one_option, as_one_subject, as_workload, as_gpus, as_gpus_in_use, as_nodes, as_fleet_batch, as_counts, as_block_tokens, as_worked_out, as_days, as_model_names,
                     with_relative_amounts):  # each says what it rewrote
         question, notes = reading(question)
