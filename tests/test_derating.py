@@ -177,3 +177,29 @@ def test_a_measured_bandwidth_in_a_collective_is_left_to_the_collective():
 ])
 def test_more_ways_of_saying_an_efficiency(question, calculator, expected):
     assert_routed(question, calculator, expected)
+
+
+# an efficiency of a collective's link with no figure said, and each link's own rate across nodes (batch 188, dev)
+def test_a_derated_scale_up_link_is_its_own_bandwidth_derated():
+    routed = assert_routed("links are derated by a fifth on our mi300x nodes. ring all-reduce of 8 GB over the 8 gpus "
+                           "in one box, skip latency — time?", "collective", {"bandwidth": 358.4e9, "ranks": 8})
+    assert any("448 GB/s per direction: 358.4 GB/s per rank" in note for note in routed.assumed)
+    assert_routed("gaudi 3 box with 8 cards, all-reduce of 4 GB as a ring. the scale-up roce only sustains about 70% "
+                  "of its rated per-direction bandwidth; ignore latency", "collective", {"bandwidth": 367.5e9})
+
+
+def test_a_derated_link_across_nodes_is_not_guessed():
+    # which link the 80% is of (NVLink or the NICs) is not said: no bandwidth is made up
+    routed = route_numeric("all-reduce of 1 GB over 4 nodes x 8 h100, links derated to 80%, time?")
+    assert routed is None or "bandwidth" not in routed.inputs
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("hierarchical all-reduce of llama 3.1 70b's bf16 gradients over 4 nodes of 8 h200; the NICs give about 46 GB/s "
+     "each and nvlink about 400 GB/s per direction in practice, no latency. how long?",
+     {"nic_bandwidth": 46e9, "bandwidth": 400e9, "nodes": 4}),
+    ("hierarchical all-reduce of llama 3.1 70b bf16 grads over 8 nodes x 8 h100: ndr works out to ~45 GB/s effectiv "
+     "per gpu and nvlink ~360 GB/s. ignore latency, time?", {"nic_bandwidth": 45e9, "bandwidth": 360e9}),
+])
+def test_each_links_rate_across_nodes_is_its_own(question, expected):
+    assert_routed(question, "collective", expected)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from calculators.registry import gpus, links
+
 from .rewrite import each_match_rewritten
 from .tagger import tag
 
@@ -218,7 +220,7 @@ def _said(m: re.Match, text: str, kept: float) -> tuple[str, str] | None:
     if _COLLECTIVE.search(text):
         figure = _nearest_bandwidth(text, m)
         if figure is None:
-            return None
+            return _link_derated(text, m, typed, kept)
         scaled = f"{float(figure.group('n')) * kept:.6g} {figure.group('unit')}"
         if figure.start() < m.start():  # ("…200 GB/s each way), at 60% of the rated bandwidth": the "at" goes too)
             new = text[:figure.start()] + scaled + re.sub(r"\s*\bat\s*$", "", text[figure.end():m.start()]) + after
@@ -246,3 +248,27 @@ def _nearest_bandwidth(text: str, m: re.Match) -> re.Match | None:
     """The bandwidth figure closest to the derating, in the same sentence."""
     figures = [f for f in _BANDWIDTH.finditer(text) if abs(f.start() - m.start()) < 120]
     return min(figures, key=lambda f: abs(f.start() - m.start()), default=None)
+
+
+_ACROSS_NODES = re.compile(r"\b(?:nodes|servers|hosts|boxes|racks|inter-?node|nics?|infiniband|ib)\b", re.I)
+_ONE_NODE = re.compile(r"\b(?:in\s+)?(?:one|a\s+single|1|the\s+same)\s+(?:box|node|server|host)\b", re.I)
+
+
+def _link_derated(text: str, m: re.Match, typed: str, kept: float) -> tuple[str, str] | None:
+    """"links are derated by a fifth on our mi300x nodes", "the scale-up roce only sustains about 70% of its rated
+    bandwidth": no figure said, so the scale-up link's own (the one named, or the named part's) is derated, inside
+    one node only (across nodes, which link is meant is not said)."""
+    tags = tag(text).tags
+    if _ACROSS_NODES.search(text) and not _ONE_NODE.search(text):
+        return None
+    # (inside one node the collective runs on the scale-up link: "roce" beside a Gaudi 3 is its on-chip one)
+    link = next((k for t in tags if t.label == "LINK" for k in [links().entries.get(t.key)] if k and k.scope == "intra-node"), None)
+    if link is None:
+        part = next((gpus().entries.get(t.key) for t in tags if t.label == "GPU"), None)
+        link = links().entries.get(part.link) if part is not None and part.link else None
+    if link is None or link.scope != "intra-node":
+        return None
+    scaled = f"{link.bandwidth * kept / 1e9:.6g} GB/s"
+    before, after = text[:m.start()], text[m.end():]
+    return (before + f"{scaled} per rank" + after,
+            f"“{typed}” applied to the {link.name}'s {link.bandwidth / 1e9:g} GB/s per direction: {scaled} per rank")

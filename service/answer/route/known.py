@@ -46,8 +46,10 @@ def without_known_results(r: Reading) -> Reading:
                          and c.key in _RESULTS.get(t.key, ())]
             # (a kernel's intensity that "works out to 350 ops per byte" is what a roofline reads, unless it is the
             # ridge; an algbw that "came out 142.6 GB/s" is what busbw is converted from)
+            # (nor a link's rate, "ndr works out to ~45 GB/s per gpu": what a collective runs at)
             verb = (bool(set(r.words[max(start, t.start - 4):t.start]) & _RESULT_VERBS)
-                    and t.key != "flop_per_byte" and not (t.key == "bandwidth" and asked & {"algbw", "busbw"}))
+                    and t.key != "flop_per_byte" and not (t.key == "bandwidth" and asked & {"algbw", "busbw"})
+                    and not (t.key == "bandwidth" and any(start <= k.start < t.start for k in r.of("LINK"))))
             if (said_with or verb) and not asked & {c.key for c in said_with}:
                 gone |= {id(t)} | {id(c) for c in said_with if c.key != "kv"}  # "KV" still names the cache's precision
     if not gone:

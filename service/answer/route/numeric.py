@@ -225,8 +225,9 @@ def _asks_for_a_number(r: Reading, s: Slots) -> bool:
                and not (r.has("how_long") and r.of("COLLECTIVE"))  # not "how long did each op take"
                and not r.has("check"))  # nor "I got 28 GiB — did I double count?"
     # "was trained on 15.6 trillion tokens; with 6ND, how many FLOPs": the figures are given, the sum is asked
-    # (the "was" of the training itself: "mfu measured … was 28%. time?" asks this run's time)
-    trained = (any({"was", "were"} & set(r.words[max(c.start - 2, 0):c.start]) for c in r.of("CUE", "train"))
+    # (a "was" before the training word: "how many gpus was llama 3 405b trained on"; not one after it, "fp8 training
+    # of … mfu measured … was 28%. time?", which asks this run's time)
+    trained = (any({"was", "were"} & set(r.words[:c.start]) for c in r.of("CUE", "train"))
                and not (r.has("flops") and _training_tokens(s)))
     pasted = isinstance(s.values.get("model"), dict)  # "hidden size", "vocab size" are then the config's fields
     outside = [c for c in r.of("CUE", "outside") if not (pasted and c.text.lower() in _CONFIG_WORDS)]
@@ -963,7 +964,8 @@ def _collective(out: _Inputs, _: bool) -> None:
             out.set("ranks", ranks)
         out.set("link", v.get("link"))
         out.set("inter_link", v.get("inter_link"))
-        out.set("nic_bandwidth", v.get("bandwidth"))
+        out.set("nic_bandwidth", v.get("nic_bandwidth") or v.get("bandwidth"))
+        out.set("bandwidth", v.get("intra_bandwidth"))  # ("nvlink ~400 GB/s in practice": the scale-up link's rate)
     else:
         if ranks is None and v.get("gpus_per_node"):
             ranks = v["gpus_per_node"]
@@ -972,7 +974,7 @@ def _collective(out: _Inputs, _: bool) -> None:
             out.note("send/recv between 2 ranks")
         out.set("ranks", ranks)
         out.set("link", v.get("link") or v.get("inter_link"))
-        out.set("bandwidth", v.get("bandwidth"))
+        out.set("bandwidth", v.get("bandwidth") or v.get("intra_bandwidth") or v.get("nic_bandwidth"))
         _spec_sheet_link(out)
     latency = [t for t in r.of("QUANTITY", "seconds") if r.has("latency", "alpha") or (
         r.words[t.end:t.end + 2] in (["per", "step"], ["each", "step"], ["a", "step"]) and t.value < 1e-3)]

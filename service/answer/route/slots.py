@@ -386,7 +386,32 @@ def _bandwidth(r: Reading, s: Slots, t: Tag) -> None:
         return
     if asked:
         s.asked = next(c.key for c in labels if id(c) in asked)
+    side = _link_side(r, t) if r.of("COLLECTIVE") else None
+    if side is not None:  # "nvlink ~360 GB/s and ndr ~45 GB/s per gpu": each figure is its own link's
+        v.setdefault(side, value)
+        return
     v.setdefault("bandwidth", value)
+
+
+_SCALE_UP_WORDS = {"nvlink", "xgmi", "ici", "neuronlink", "nvswitch", "intra", "in-node", "scale-up"}
+_NIC_WORDS = {"nic", "nics", "ib", "infiniband", "ndr", "hdr", "xdr", "roce", "ethernet", "efa", "inter", "network", "dcn"}
+_CLAUSE = {",", ";", ".", "and", "but", "while", "(", ")"}
+
+
+def _link_side(r: Reading, t: Tag) -> str | None:
+    """Whose rate a bandwidth is in a collective across nodes, by the link words just before it in its clause:
+    "nvlink realistically ~400 GB/s" the scale-up link's (intra_bandwidth), "the NICs give about 46 GB/s each" the
+    network's (nic_bandwidth); None when no link word is said there, or both are."""
+    start = t.start
+    while start > max(t.start - 6, 0) and r.words[start - 1] not in _CLAUSE:
+        start -= 1
+    words = set(r.words[start:t.start])
+    links = [k for k in r.of("LINK") if start <= k.start < t.start]
+    scale_up = bool(words & _SCALE_UP_WORDS) or any(link_scope(k.key) == "intra-node" for k in links)
+    network = bool(words & _NIC_WORDS) or any(link_scope(k.key) == "inter-node" for k in links)
+    if scale_up == network:
+        return None
+    return "intra_bandwidth" if scale_up else "nic_bandwidth"
 
 
 def _counts(r: Reading, s: Slots, used: set[int]) -> None:
@@ -546,3 +571,8 @@ def _model_of_size(params: float):
 
 
 __all__ = ["Slots", "bind"]
+
+
+def link_scope(key: str) -> str:
+    link = links().entries.get(key)
+    return link.scope if link is not None else ""
