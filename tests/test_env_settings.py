@@ -53,3 +53,22 @@ def test_a_count_set_inline_among_settings_is_the_count():
                   "training", {"gpus": 1024, "gpu": "h200"})
     # an equation of two counts is no setting
     assert_routed("128 gpus = 16 nodes, all-gather 8 GB, ndr", "collective", {"ranks": 128})
+
+
+# settings pasted on one line before an arrow (batch 189, dev): each read as a setting line is
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("gaudi 3 cluster config: cards: 512 / model: qwen2.5-7b / tokens: 1T / dtype: bf16 / mfu: 35% / global_batch: 2048 "
+     "-> how mnay days?", "training", {"gpus": 512, "gpu": "gaudi-3", "mfu": 0.35}),
+    ("tp=4 gpu=h100 model=llama-3.1-70b weights=fp8 kv=fp8 batch=64 ctx=2048 -> the compute-bound time for one decode "
+     "step, in microseconds?", "decode", {"precision": "fp8", "gpus": 4, "batch": 64, "context": 2048}),
+    # each label keeps the number written against it, though another label stands nearer ("…: 32768 / batch: 10")
+    ("model: mistral-7b-v0.1 / sliding_window: 4096 / max_model_len: 32768 / batch: 10 / kv: bf16 / gpu: l40s -> kv "
+     "cache for the whole batch at 32768 tokens each, window taken into account?", "kv_cache",
+     {"batch": 10, "context": 32768}),
+])
+def test_settings_on_one_line_are_read_as_lines(question, calculator, expected):
+    assert_routed(question, calculator, expected)
+
+
+def test_a_sentence_with_an_arrow_is_no_settings_line():
+    assert as_settings_said("llama 3.1 8b -> 70b, how much more kv at 8k?") == "llama 3.1 8b -> 70b, how much more kv at 8k?"

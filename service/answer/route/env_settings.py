@@ -36,9 +36,33 @@ _INLINE_COUNT = re.compile(r"(?:^|(?<=,)\s*)(?P<noun>gpus|chips|cards|accelerato
                            r"(?=\s*(?:,|→|->|\?|$))", re.I | re.M)
 
 
+# settings pasted on one line before an arrow: "model: mistral-7b-v0.1 / batch: 10 / kv: bf16 -> kv cache …?",
+# "tp=4 gpu=h100 model=llama-3.1-70b weights=fp8 -> …"
+_ARROW = re.compile(r"\s*(?:->|=>|→)\s*")
+_PAIR = re.compile(r"(?P<key>[a-z][\w.-]*)\s*[=:]\s*(?P<value>[^\s/|;,]+(?:\s+(?![a-z][\w.-]*\s*[=:])[^\s/|;,=:]+)*)", re.I)
+_PAIR_SEPARATOR = re.compile(r"^\s*(?:[/|;,]\s*)?$")
+
+
+def _settings_on_lines(text: str) -> str:
+    """One line of three or more settings before an arrow, a setting a line (so each is read as a line is)."""
+    if "\n" in text or not _ARROW.search(text):
+        return text
+    head, ask = _ARROW.split(text, maxsplit=1)
+    intro = re.match(r"^[^:=]*?:\s+(?=[a-z][\w.-]*\s*[=:])", head, re.I)  # ("gaudi 3 cluster config: cards: 512 / …")
+    start = intro.end() if intro else 0
+    pairs = list(_PAIR.finditer(head, start))
+    between = [head[a.end():b.start()] for a, b in zip(pairs, pairs[1:])]
+    if len(pairs) < 3 or pairs[0].start() != start or head[pairs[-1].end():].strip() \
+            or not all(_PAIR_SEPARATOR.match(gap) for gap in between):
+        return text
+    lines = [f"{m.group('key')}: {m.group('value')}" for m in pairs]
+    return "\n".join(([head[:start].strip()] if start else []) + lines + [ask])
+
+
 def as_settings_said(text: str) -> str:
     """The question with its pasted settings said in words (a question with fewer than three setting lines, or
     none named as code names them, is unchanged)."""
+    text = _settings_on_lines(text)
     text = _INLINE_COUNT.sub(lambda m: f"{m.group('n')} {m.group('noun')}", text)
     text = _ENV_ENTRY.sub(lambda m: f"{m.group('key')}={m.group('value')}", text)
     if len(_ANY_SETTING.findall(text)) < 3 or not _SETTING.search(text):

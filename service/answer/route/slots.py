@@ -480,7 +480,11 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
     # a label right after a figure with a unit already has its figure ("4k context 32 batch")
     taken = {id(c) for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES
              and any(f.end == c.start and _may_fill(f, c.key) for f in r.tags if f.label in ("QUANTITY", "COUNT"))}
-    claimed: set[int] = set()  # labels a number took here
+    # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer (paired
+    # first, so "sliding_window: 4096\nmax_model_len: 32768\nbatch: 10" leaves each label to its own number)
+    against = {id(t): c for t in r.of("NUMBER") for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES
+               and c.end == t.start - 1 and r.words[c.end] in ("=", ":")}
+    claimed: set[int] = {id(c) for c in against.values()}  # labels a number took here
     for t in r.of("NUMBER"):
         if id(t) in used:
             continue
@@ -493,10 +497,7 @@ def _bare_numbers(r: Reading, s: Slots, used: set[int]) -> None:
             continue
         if t.end < len(r.words) and r.words[t.end] in (_ONE_OF if t.value == 1 else _MANY_OF):
             continue  # "tp across one tray", "tp over 2 trays", "each node one replica": which ones, not a degree
-        # "batch=8 ctx=32768", "nranks: 16": a label written against its number takes it, whatever is nearer
-        label = next((c for c in r.tags if c.label == "CUE" and c.key in LABEL_ROLES and c.end == t.start - 1
-                      and r.words[c.end] in ("=", ":") and id(c) not in claimed), None)
-        label = label or _nearest_label(r, t, tuple(LABEL_ROLES), limit=1, exclude=taken | claimed)
+        label = against.get(id(t)) or _nearest_label(r, t, tuple(LABEL_ROLES), limit=1, exclude=taken | claimed)
         if label is None:
             s.loose.append(t)
             continue
