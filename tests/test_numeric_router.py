@@ -2663,6 +2663,25 @@ def test_an_option_picked_in_haste_is_still_found(question, calculator, expected
     assert not any("was not used" in note for note in routed.assumed)  # ("20b", "40gb" only point at the option)
 
 
+# batch 186 (dev): options split by a slash or a semicolon, picked as "the 2nd", "the ltter", "the h2oo pair", "the
+# smaller model's"; "run 1: …; run 2: …" is labelled
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("qwen 2.5 72b bf16 weights split evenly over 2 h100s / over 2 h200s — free per gpu on the h2oo pair?", "memory",
+     {"gpu": "h200", "gpus": 2}),
+    ("deepseek r1 mla cache per token, bf16 vs fp8 — the ltter?", "kv_cache", {"kv_precision": "fp8"}),
+    ("fp8 ridge: b200 / gb200 — the 2nd", "roofline", {"gpu": "gb200"}),
+    ("nccl-tests all_reduce algbw: 180 GB/s on 8 gpus; 170 GB/s on 16 gpus. busbw for the second run?", "collective",
+     {"algbw": 170e9, "ranks": 16}),
+    ("6ND compute: llama 3.1 70b on 15T / llama 3.1 405b on 15T. the smaller model's flops?", "training",
+     {"model": "llama-3.1-70b"}),
+    ("run 1: zero-2 with 64 data-parallel ranks on qwen2.5 7b; run 2: zero-3 with 16 ranks. per-gpu weight+grad+"
+     "optimizer state for run 1, mixed-precision adamw?", "memory", {"zero_stage": 2, "dp": 64}),
+])
+def test_options_split_and_picked_the_quick_way(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
 def test_a_figure_that_points_at_an_option_stays_when_it_counts():
     # "if we go with the 2 h100 nvl cards": the 2 is the option's count of parts, not a pointer
     _assert_routed("torn between 4 l40s and 2 h100 nvl for mixtral 8x7b in bf16 serving 8 users at 16k with a bf16 kv "

@@ -20,12 +20,12 @@ from calculators.registry import gpus, models
 from .tagger import tag
 
 _LABEL = (r"(?:option|plan|config|cluster|setup|layout|route|choice|proposal|box|candidate|variant|scenario|quote|"
-          r"offer|build|design|deployment|alternative)\s+(?:#\s*)?([a-z]|\d)\b")
+          r"offer|build|design|deployment|alternative|run|job)\s+(?:#\s*)?([a-z]|\d)\b")
 _LABELLED = re.compile(rf"\b{_LABEL}(?:\s*[:=])?(?=\s*(?:\S|$))(?<=[:=])|\b{_LABEL}(?=\s+(?:runs|is|uses|has|sends|takes|"
                        r"goes|over|on|with|at|puts|keeps|spreads|gives|needs|serves|trains|would|costs)\b)"
                        r"|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
 _ASKED_LABEL = re.compile(rf"\b{_LABEL}", re.I)
-_SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+", re.I)
+_SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+|\s+/\s+|;\s+", re.I)  # ("… / …", "…; …")
 # "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100",
 # "two runs, a gpt oss 20b finetune and a llama 3 70b finetune"
 _BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:|(?:two|both)\s+(?:runs|models|jobs|"
@@ -38,8 +38,9 @@ _COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|wei
 _CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
 _LEFT_START = re.compile(rf"{_CLAUSE_END.pattern}|:\s")
 _SENTENCE_END = re.compile(r"[.;?!](?:\s|$)|—|\s-\s")
-_ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter)\s+(?:one|option|layout|route|setup|plan|config|"
-                      r"choice|cluster|run|model|job|deployment)\b|\bthe\s+(former|latter)\b|\bthe\s+(first|second)\b(?=\s*(?:[?,.!;:—]|-\s|$))", re.I)
+_ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter|1st|2nd)\s+(?:one|option|layout|route|setup|plan|config|"
+                      r"choice|cluster|run|model|job|deployment)\b|\bthe\s+(former|latter|ltter|lattr|formr)\b"
+                      r"|\bthe\s+(first|second|1st|2nd|secnd|frist)\b(?=\s*(?:[?,.!;:—]|-\s|$))", re.I)
 _PICKED = re.compile(
     r"\b(?:going with|go with|goes with|taking|take|starting with|let'?s say|let'?s go with|say|picking|pick|do|doing|"
     r"sticking with|stick with|staying with|stay with|"
@@ -56,10 +57,11 @@ _PICKED = re.compile(
     r"side|number|nubmer|figure|value)\b"
     r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)(?:'s\b|\s+(?:please|pls|plz)\b)",
     re.I)
-_ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1}
+_ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1, "1st": 0, "2nd": 1, "secnd": 1, "frist": 0, "ltter": 1,
+          "lattr": 1, "formr": 0}
 # "budget the disk for the bigger of the two", "the smaller model": the option whose model is the bigger one
 _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))"
-                      r"(?:\s+(?:of\s+the\s+two|one|model|modle|of\s+them))\b", re.I)
+                      r"(?:\s+(?:of\s+the\s+two|one|model|modle|of\s+them)|\s+model's)\b", re.I)
 # a part picked by its vendor ("on the amd box", "the intel part"): the vendor is no part of the question after
 # "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
 _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
@@ -214,7 +216,15 @@ def _either_side(question: str) -> list[tuple[int, int]] | None:
         left_start = max((m.end() for m in _LEFT_START.finditer(question, 0, sep.start())), default=0)
         left_end = sep.start()
     right_end = _CLAUSE_END.search(question, sep.end())
-    return [(left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))]
+    sides = [(left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))]
+    if sep.group(0).strip() == ";" and len({_shape(question[s:e]) for s, e in sides}) > 1:
+        return None  # a semicolon parts options only when both say the same kinds ("180 GB/s on 8 gpus; 170 GB/s on 16")
+    return sides
+
+
+def _shape(span: str) -> frozenset[tuple[str, str]]:
+    tags = tag(span).tags
+    return frozenset(_kind(t, tags) for t in tags if t.label in _KINDS)
 
 
 def _names_something(span: str) -> bool:
@@ -296,9 +306,10 @@ def _words(text: str) -> set[str]:
 
 
 def _holds(word: str, option_words: set[str]) -> bool:
-    """An option holds a pick's word as typed, in the plural ("the a40s"), or mistyped when the word is long enough
-    to tell ("the trainum option" for "1024 trainium2")."""
+    """An option holds a pick's word as typed, in the plural ("the a40s"), with an o typed for a 0 ("the h2oo pair",
+    "the 509o"), or mistyped when the word is long enough to tell ("the trainum option" for "1024 trainium2")."""
     return (word in option_words or word.endswith("s") and word[:-1] in option_words
+            or bool(re.search(r"\d", word)) and word.replace("o", "0") in option_words
             or len(word) >= 5 and any(fuzz.ratio(word, w) >= 85 for w in option_words))
 
 
