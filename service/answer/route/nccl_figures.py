@@ -1,8 +1,9 @@
-"""nccl-tests figures said the way its output reads: a busbw or algbw without a unit is in GB/s, "the 4G row" a size.
+"""nccl-tests figures said the way its output reads: a busbw or algbw measured before its label is in GB/s, "the 4G
+row" a size.
 
-"nccl gives us ~370 busbw on the 8x h100 box … how long does a 2 GB all-reduce take?", "busbw 180 on 16 ranks,
-algbw?", "the 4G row reports algbw 40 GB/s". nccl-tests prints its bandwidths in GB/s and its sizes as "4G" in the
-size column, and readers quote them that way. Read as typed, the 370 was a bare number left unused (the time was
+"nccl gives us ~370 busbw on the 8x h100 box … how long does a 2 GB all-reduce take?", "the 4G row reports algbw
+40 GB/s" ("busbw 180", the label first, is bound in slots.py the same way). nccl-tests prints its bandwidths in
+GB/s and its sizes as "4G" in the size column, and readers quote them that way. Read as typed, the 370 was a bare number left unused (the time was
 worked out from the link's spec, not the measured rate) and "4G" a 4 Gb/s rate. The figures are given their units
 here, and the Assumed line says so.
 """
@@ -17,10 +18,6 @@ _BEFORE = re.compile(r"(?:\b(?:gives?(?:\s+us)?|gets?|got|sees?|seeing|saw|shows
                      r"tops?\s+out\s+at|peaks?\s+at|only)\s+(?:~\s*|about\s+|around\s+|roughly\s+|≈\s*)?|~\s*|≈\s*|\babout\s+|"
                      r"\baround\s+|\broughly\s+)(?P<n>\d+(?:\.\d+)?)\s+(?P<label>busbw|algbw)\b"
                      r"(?!\s+(?:figures?|numbers?|values?))", re.I)
-# "busbw 180 on 16 ranks", "algbw of ~40", "busbw: 312.5" (not "busbw 2(n-1)/n", "busbw 300 GB/s", "busbw at 8 ranks")
-_AFTER = re.compile(rf"\b(?P<label>busbw|algbw)[ \t]*(?:(?:of|=|:|is|was|at|around|about|~|≈)[ \t]*)*{_ABOUT}(?P<n>\d+(?:\.\d+)?)"
-                    r"(?![\d.,(/*×]|[eE][+-]?\d|\s*(?:[×*]|[kmgt]i?b|gbps|[kmgt]bit|gb|tb|mb|kb|b/s|%|x\b|ranks?|gpus?|nodes?|cards?|chips?|"
-                    r"procs?|processes|bytes?|[kmgt]\b))", re.I)
 # "the 4G row", "the 512M line": a size from nccl-tests' size column
 _SIZE_ROW = re.compile(r"\bthe\s+(?P<n>\d+(?:\.\d+)?)\s?(?P<prefix>[kmg])\s+(?P<row>row|line|entry|size)\b", re.I)
 _NCCL = re.compile(r"busbw|algbw|nccl|rccl|_perf\b", re.I)
@@ -32,25 +29,14 @@ def as_nccl_figures(question: str) -> tuple[str, list[str]]:
         return question, []
     notes: list[str] = []
 
-    def in_gbs(m: re.Match) -> str:
-        said = " ".join(m.group("n", "label") if m.start("n") < m.start("label") else m.group("label", "n"))
-        notes.append(f"“{said}” read as {m.group('n')} GB/s (nccl-tests prints GB/s)")
-        return question_part(m) + f"{m.group('label')} {m.group('n')} GB/s"
-
-    def question_part(m: re.Match) -> str:  # what the match holds before its figure ("gives us ~")
-        return m.group(0)[:m.start("n") - m.start()] if m.start("label") > m.start("n") else ""
+    def in_gbs(m: re.Match) -> str:  # ("gives us ~" stays before it)
+        notes.append(f"“{m.group('n')} {m.group('label')}” read as {m.group('n')} GB/s (the unit nccl-tests prints)")
+        return m.group(0)[:m.start("n") - m.start()] + f"{m.group('label')} {m.group('n')} GB/s"
 
     def in_bytes(m: re.Match) -> str:
         size = f"{m.group('n')} {m.group('prefix').upper()}B"
         notes.append(f"“{m.group(0)}” read as the {size} message size")
         return f"the {size} {m.group('row')}"
 
-    question = _BEFORE.sub(lambda m: m.group(0) if _labelled(question, m.start()) else in_gbs(m), question)
-    # (a rate in GB/s: not a table's next column, "busbw 536870912", nor a fraction)
-    question = _AFTER.sub(lambda m: in_gbs(m) if 1 <= float(m.group("n")) < 10_000 else m.group(0), question)
-    return _SIZE_ROW.sub(in_bytes, question), notes
+    return _SIZE_ROW.sub(in_bytes, _BEFORE.sub(in_gbs, question)), notes
 
-
-def _labelled(question: str, start: int) -> bool:
-    """"nranks=16 busbw?", "ranks: 16 busbw": the number before the label is another setting's."""
-    return re.search(r"(?:[=:]|\branks?|\bgpus?)\s*$", question[:start], re.I) is not None
