@@ -3440,3 +3440,21 @@ def test_a_finished_run_is_still_history_and_its_figures_stay_out():
                             "on 15T tokens with 1,024 H200s. How many days?", "training",
                             {"gpu": "h200", "gpus": 1024, "mfu": 0.38})
     assert "“38% mfu” from the last run taken as this run's MFU" in routed.assumed
+
+
+# a pasted setup asked about, not computed (must-not batch 15, dev): the figures are the reader's setup
+@pytest.mark.parametrize("question", [
+    'torch.compile(model, mode="reduce-overhead") on llama 3.1 8b, batch 1 decode, 1x h100. logs spam Recompiling '
+    "function forward every few steps bc seq len keeps changing. whats going on and what should i set",
+    "vllm bench serve --dataset-name random --random-input-len 128 --random-output-len 128 --max-concurrency 64 gave "
+    "~10k out tok/s for llama 3.1 8b on 1 h100. our prod is rag, ~8k in / 1k out. is this number usable for sizing",
+    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:512 for an 8b full finetune on 8x a100 80gb, "
+    "getting fragmentation OOMs. does expandable_segments fix it",
+])
+def test_a_pasted_setup_asked_about_is_not_computed(question):
+    assert route_numeric(question) is None
+
+
+def test_what_it_should_be_still_asks_a_figure():
+    _assert_routed("two-level all-reduce of 2 GiB over 4 nodes × 8 MI300X with 400G RoCE between nodes — rccl-tests "
+                   "shows 95 ms. what should it be?", "collective", {"nodes": 4})

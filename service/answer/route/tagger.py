@@ -392,7 +392,14 @@ CUES: dict[str, tuple[str, ...]] = {
                   "is that expected", "is this expected", "is it expected", "expected or a bug", "a bug on our side",
                   # "bad node or just normal?", "is our setup broken?", "whats the catch", "which one is wrong?"
                   "just normal", "or normal", "is that normal", "is this normal", "bad node", "setup broken",
-                  "is our setup", "the catch", "which one is wrong", "which is wrong"),
+                  "is our setup", "the catch", "which one is wrong", "which is wrong",
+                  # a setting or a log asked about, pasted with its figures: "whats going on and what should i set",
+                  # "is that list the problem", "what are those counters telling me", "does expandable_segments fix
+                  # it", "is this number usable for sizing" ("what should it be?" asks a figure)
+                  "what should i set", "what should we set", "what should i put",
+                  "what should we put", "what should i use", "what should we use", "whats going on",
+                  "what's going on", "what is going on", "is that the problem", "is this the problem",
+                  "the problem here", "telling me", "tell me about", "fix it", "fixes it", "fix this", "usable for"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
