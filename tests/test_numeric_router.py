@@ -2682,6 +2682,17 @@ def test_options_split_and_picked_the_quick_way(question, calculator, expected):
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("two-level all-reduce of 2 GB, nvlink in-node + one ndr 400g nic per gpu: 4 nodes x 8 h100 vs 8 nodes x 8 h100. "
+     "time for the bigger cluster?", {"nodes": 8, "gpus_per_node": 8}),
+    ("all-reduce busbw measured: 380 GB/s across 8 h200 / 340 GB/s across 4 h200. algbw for the smaller group?",
+     {"ranks": 4, "busbw": 340e9}),
+])
+def test_the_bigger_or_smaller_cluster_is_the_one_with_more_or_fewer_gpus(question, expected):
+    routed = _assert_routed(question, "collective", expected)
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
 def test_a_figure_that_points_at_an_option_stays_when_it_counts():
     # "if we go with the 2 h100 nvl cards": the 2 is the option's count of parts, not a pointer
     _assert_routed("torn between 4 l40s and 2 h100 nvl for mixtral 8x7b in bf16 serving 8 users at 16k with a bf16 kv "

@@ -11,6 +11,7 @@ share ("the same model", "bf16 either way") stays. The Assumed line says which o
 """
 from __future__ import annotations
 
+import math
 import re
 
 from rapidfuzz import fuzz
@@ -62,6 +63,10 @@ _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1, "1st": 0, "2nd": 1,
 # "budget the disk for the bigger of the two", "the smaller model": the option whose model is the bigger one
 _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))"
                       r"(?:\s+(?:of\s+the\s+two|one|model|modle|of\s+them)|\s+model's)\b", re.I)
+# "time for the bigger cluster?" (4 nodes x 8 vs 8 nodes x 8), "algbw for the smaller group?": the option with more
+# (or fewer) GPUs
+_BY_COUNT = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))\s+"
+                       r"(?:cluster|group|layout|setup|job|fleet|deployment|node\s+count|slice|pod)\b", re.I)
 # "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
 _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
                         r"(?:\s+(?:of\s+the\s+two|one|run|job|context|prompt|request|sequence|ctx|window|option))\b", re.I)
@@ -263,6 +268,9 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_size = _BY_SIZE.search(question, options[-1][1] - 1)
     if by_size:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
+    by_count = _BY_COUNT.search(question, options[-1][1] - 1)
+    if by_count:
+        return _by_gpus(question, options, bigger=bool(by_count.group("big")))
     by_length = _BY_LENGTH.search(question, options[-1][1] - 1)
     if by_length:
         return _by_tokens(question, options, longer=bool(by_length.group("long")))
@@ -367,3 +375,18 @@ def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> i
         return None
     best = max(lengths) if longer else min(lengths)
     return lengths.index(best) if lengths.count(best) == 1 else None
+
+
+def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool) -> int | None:
+    """The option with the most (or fewest) GPUs, counted as said ("4 nodes x 8 h100" is 32, "across 8 h200" 8);
+    None unless each option counts some and the counts differ."""
+    totals = []
+    for start, end in options:
+        tags = tag(question[start:end]).tags
+        counts = [t.value for t in tags if t.label == "COUNT" and t.key in ("gpus", "ranks", "nodes")
+                  or t.label == "NUMBER" and _counts_a_part(t, tags)]
+        if not counts:
+            return None
+        totals.append(math.prod(counts))
+    best = max(totals) if bigger else min(totals)
+    return totals.index(best) if totals.count(best) == 1 else None
