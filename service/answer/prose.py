@@ -26,13 +26,22 @@ _QUANTITY_WORDS = {
     "ridge_point": "ridge point", "time_s": "time", "busbw": "bus bandwidth", "algbw": "algorithm bandwidth",
     "flops": "training compute", "gpu_hours": "GPU-hours", "gpus_needed": "GPUs needed",
 }
+# the quantities named only when an answer leads with them (the "Also:" line keeps to the ones above); every quantity a
+# calculator gives has words ("Hierarchical time s: 16.7 ms" had led one answer)
+_LEAD_WORDS = {
+    **_QUANTITY_WORDS,
+    "flat_ring_time_s": "flat-ring time", "hierarchical_time_s": "two-level (hierarchical) time",
+    "memory_time_s": "memory-bound step time", "attainable_flops": "attainable FLOP/s", "peak_flops": "peak FLOP/s",
+    "bandwidth": "memory bandwidth", "checkpoint_bytes": "full training checkpoint",
+    "kv_bytes_per_token_past_window": "KV cache per token past the window",
+}
 
 
 def calculation_answer(calc: Calculation, assumed: list[str], formula_page: tuple[str, str] | None,
                        asked_units: tuple[str, ...] = ()) -> str:
     """Result first (and in the unit the reader asked for, when that is another), then what was assumed and warned,
     then where the formula is explained."""
-    words = _QUANTITY_WORDS.get(calc.primary.name, calc.primary.name.replace("_", " "))
+    words = _LEAD_WORDS.get(calc.primary.name, calc.primary.name.replace("_", " "))
     converted = said_in(calc.primary.value, calc.primary.unit, list(asked_units), calc.primary.display)
     said = calc.primary.display + (f" = {converted}" if converted else "")
     lines = [f"**{words[:1].upper() + words[1:]}: {said}** (worked steps below)."]
