@@ -34,6 +34,13 @@ def test_business_figures_are_set_aside_and_said(question, calculator, expected,
     assert any(note.startswith(set_aside) for note in routed.assumed)
 
 
+
+def test_the_jobs_count_said_again_is_no_unused_figure():
+    routed = assert_routed("we got 64 chips of trn2 quota but only 48 are free this mnoth. llama 3 8b on 200B tokens on "
+                           "those 48, bf16 at 30% mfu - how long will it run?", "training", {"gpus": 48})
+    assert not any(note.startswith("“48”") for note in routed.assumed)
+
+
 def test_users_served_stay_a_workload_beside_another_batch():
     # "serve 8 users" is this deployment's batch; "batch 32" is the canary's
     assert_routed("On a trn2 instance we'd shard Llama 3.1 70B in bf16 across 4 Trainium2 chips (TP 4) and serve 8 users "

@@ -95,6 +95,8 @@ def _without_quota(question: str) -> tuple[str, list[str]]:
     if gets is not None:  # "only 48 are free" → "only 48 gpus are free"
         used = f"{gets.group('n') or gets.group('those')} {_plural_noun(what)}"
         after = after[:gets.start()] + gets.group(0).replace(used.split()[0], used, 1) + after[gets.end():]
+        # ("… on those 48": the same GPUs said again, counted as such, so no figure is said unused)
+        after = re.sub(rf"\bthose\s+{used.split()[0]}\b(?!\s*{_GPUS})", f"those {used}", after, flags=re.I)
     start = quota.start("n") if quota.group("n") else quota.start("n2")
     out = question[:start] + question[start + len(n):quota.end()].strip() + " " + after.lstrip()
     return out, [f"“{n} {what.strip()}” is a quota, not the job's count: it runs on {used}"]
