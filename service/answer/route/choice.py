@@ -373,8 +373,7 @@ def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> i
         kinds.add(said[0].key)
     if len(kinds) != 1:  # (like with like: "2T tokens" against "4T tokens", "at 32k context" against "at 128k")
         return None
-    best = max(lengths) if longer else min(lengths)
-    return lengths.index(best) if lengths.count(best) == 1 else None
+    return _the_one_most(lengths, longer)
 
 
 def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool) -> int | None:
@@ -388,5 +387,10 @@ def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool) -> int
         if not counts:
             return None
         totals.append(math.prod(counts))
-    best = max(totals) if bigger else min(totals)
-    return totals.index(best) if totals.count(best) == 1 else None
+    return _the_one_most(totals, bigger)
+
+
+def _the_one_most(values: list[float], most: bool) -> int | None:
+    """Which option holds the greatest (or least) value, when only one does."""
+    best = max(values) if most else min(values)
+    return values.index(best) if values.count(best) == 1 else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from calculators.registry import gpus, links
+from calculators.registry import find_link, gpus, links
 
 from .rewrite import each_match_rewritten
 from .tagger import tag
@@ -262,10 +262,11 @@ def _link_derated(text: str, m: re.Match, typed: str, kept: float) -> tuple[str,
     if _ACROSS_NODES.search(text) and not _ONE_NODE.search(text):
         return None
     # (inside one node the collective runs on the scale-up link: "roce" beside a Gaudi 3 is its on-chip one)
-    link = next((k for t in tags if t.label == "LINK" for k in [links().entries.get(t.key)] if k and k.scope == "intra-node"), None)
+    link = next((links().entries[t.key] for t in tags if t.label == "LINK"
+                 and links().entries[t.key].scope == "intra-node"), None)
     if link is None:
-        part = next((gpus().entries.get(t.key) for t in tags if t.label == "GPU"), None)
-        link = links().entries.get(part.link) if part is not None and part.link else None
+        part = next((gpus().entries[t.key] for t in tags if t.label == "GPU"), None)
+        link = find_link(part.link) if part is not None and part.link else None
     if link is None or link.scope != "intra-node":
         return None
     scaled = f"{link.bandwidth * kept / 1e9:.6g} GB/s"

@@ -406,9 +406,9 @@ def _link_side(r: Reading, t: Tag) -> str | None:
     while start > max(t.start - 6, 0) and r.words[start - 1] not in _CLAUSE:
         start -= 1
     words = set(r.words[start:t.start])
-    links = [k for k in r.of("LINK") if start <= k.start < t.start]
-    scale_up = bool(words & _SCALE_UP_WORDS) or any(link_scope(k.key) == "intra-node" for k in links)
-    network = bool(words & _NIC_WORDS) or any(link_scope(k.key) == "inter-node" for k in links)
+    scopes = {links().entries[k.key].scope for k in r.of("LINK") if start <= k.start < t.start}
+    scale_up = bool(words & _SCALE_UP_WORDS) or "intra-node" in scopes
+    network = bool(words & _NIC_WORDS) or "inter-node" in scopes
     if scale_up == network:
         return None
     return "intra_bandwidth" if scale_up else "nic_bandwidth"
@@ -572,8 +572,3 @@ def _model_of_size(params: float):
 
 
 __all__ = ["Slots", "bind"]
-
-
-def link_scope(key: str) -> str:
-    link = links().entries.get(key)
-    return link.scope if link is not None else ""
