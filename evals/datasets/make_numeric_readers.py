@@ -1886,6 +1886,70 @@ Qwen3-235B-A22B-Instruct on 8x h200 fp8: is the licence plain apache 2.0 or some
 gpu-operator v24.9.0 with driver 560.35 on h100 nodes, mig.strategy=mixed, the mig-manager keeps flapping the partition layout. known issue in that operator release? | no_answer | template
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:512 for an 8b full finetune on 8x a100 80gb, getting fragmentation OOMs. whats pytorchs default for these two and does expandable_segments fix it | no_answer | template,training
 vllm serve ... --swap-space 4 --cpu-offload-gb 20 for llama 3.1 70b tp2 on a100 80gb. what are the defaults for swap-space and cpu-offload-gb, and is swap-space per gpu or total | no_answer | template,units
+why the 2 in 2(n-1)/n for allreduce? allgather is just (n-1)/n | retrieval | template,intent,collective_new
+nccl-tests on 8 h100s: algbw 215 busbw 376, which one do i compare against the 450 GB/s | retrieval | units,intent
+is the 450 GB/s nvlink number per gpu or for the whole 8 gpu node? | retrieval | ambiguous,topology,units
+nvidias page says 900GB/s nvlink but the article uses 450, which is right lol | retrieval | units,intent
+1MB allreduce over 64 ranks, should i set NCCL_ALGO=Tree or just let nccl pick | retrieval | intent,topology
+where does the 10 µs alpha per step come from, did someone actually measure that | retrieval | intent,units
+all_reduce_perf gives busbw ~190 GB/s across 2 nodes w 8x400G nics each, normal or is somthing broken? | retrieval | intent,units,topology,typo
+why does algbw drop going from 8 to 64 ranks while busbw stays pretty much flat | retrieval | intent,template
+for reduce_scatter with factor (n-1)/n, is S the input buffer or the output shard? | retrieval | collective_new,ambiguous
+moe alltoall over 16 gpus on 2 nodes is way slower than my 16 gpu allreduce, why tho | retrieval | collective_new,topology,intent
+14gb of 7b grads take ~490ms to allreduce across 8 nodes, how does ddp hide that behind backward | retrieval | training,intent
+NCCL_DEBUG=INFO shows NET/Socket on our 400gbps ib cluster and allreduce crawls at 12 GB/s, what does that mean | retrieval | units,intent
+why do some ppl say nvlink is 9x ndr and others 18x, 450 vs 50 or 900 vs 50? | retrieval | units,intent
+800G cx8 nic needs 100 GB/s but gen5 x16 is only ~64, so does it need pcie gen6? | retrieval | units,intent
+why is mixed precision adamw 16 bytes/param when bf16 weights are only 2 | retrieval | training,units
+zero-1 for llama 3.1 70b on 64 gpus = 295 gb, is that per gpu or summed over all 64? | retrieval | training,ambiguous,quantity_of_model
+fsdp2 reshard_after_forward=8 vs True for a 70b on 64 h100s, which one and why | retrieval | training,topology
+zero3 is 1.5x the traffic of ddp, where does the extra half come from | retrieval | training,collective_new
+what is the 34 in the 34*s*h activation bytes per layer formula | retrieval | training
+HYBRID_SHARD over 8 gpus still leaves 141gb per gpu for 70b so whats even the point of it | retrieval | training,topology
+zero paper says 7.5b on 64 gpus at stage 3 is 1.9gb but nvidia-smi shows ~30gb per gpu, why the gap | retrieval | training,intent
+6ND, where does the six come from? fwd plus bwd should be 4 no? | retrieval | training,word_numbers
+getting 38% mfu on 1024 h100s for a 70b, is that good or bad | retrieval | training,intent
+why does the site use 989 and not 1979 tflops for deepseek v3's 33.6% mfu when it trained in fp8 | retrieval | training,alias
+pp=4 with 8 microbatches is a 27% bubble, how do i shrink it without adding gpus | retrieval | training,intent
+chinchilla says ~20 tokens per param so why did meta train the 8b on 15T tokens | retrieval | training,quantity_of_model
+tp8 pp2 dp4 w zero1 vs tp8 dp8 fsdp for 70b on 64 h100s, which is better? | retrieval | training,topology
+llama 3.1 70b has 64 heads, why not tp=16 across two nodes | retrieval | topology,quantity_of_model
+youngs formula: 2048 gpus, mtbf like 3h, ckpt write 2 min, how often should we checkpoint | retrieval | training,typo
+why 14 bytes per param for a checkpoint and not 16 like the training state | retrieval | training,units
+my kv calc for llama 3.1 8b gives 512 KiB per token but the site says 128, what did i do wrong | retrieval | quantity_of_model,units
+why no factor of 2 for k and v in dsv3's mla cache, 70,272 bytes/token | retrieval | alias,quantity_of_model
+128k context on l3.1 70b is 42.9gb kv, is that per gpu with tp=8 or total | retrieval | alias,ambiguous,topology
+why does vllm default gpu_memory_utilization to 0.9 and not like 0.98 on an 80gb card | retrieval | intent
+is the 24 tok/s for 70b bf16 on one h100 a benchmark or just the theoretical bound? | retrieval | intent,units
+vllm block size 16 vs 128 for ~4k token prompts, which should i use | retrieval | intent
+the vllm paper's 2-4x throughput, compared to hf transformers or to orca? | retrieval | intent
+at batch 128 i get ~8.6k tok/s total but each user only ~68 tok/s, is that normal | retrieval | intent,units
+why is a 2048-token prefill compute bound but batch 64 decode still memory bound | retrieval | template,intent
+h200 ridge 206 vs h100 295 flop/byte, does the lower number mean the h200 is worse? | retrieval | units,intent
+how do i check what hbm bandwidth my kernel actually hits vs the 3.35 TB/s on the spec sheet | retrieval | intent,units
+distserve claims 7.4x, 7.4x more of what exactly? | retrieval | intent
+chunked prefill budget 2048 vs 8192 tokens, what happens to ttft and tpot if i raise it | retrieval | intent
+why are output tokens 3.5 to 140x pricier than input tokens on the same h100 | retrieval | intent
+if rent drops to $2/hr does buying a $40k h100 still make sense vs the 64% break-even | retrieval | intent,units
+how many gpus can a 2 tier fat tree of 64 port quantum-2 switches take before u need a third tier | retrieval | topology,word_numbers
+spectrum-x 95% vs 60% for plain ethernet on colossus, is that an independant number? | retrieval | intent,typo
+mi300x 192gb vs h200 141gb for qwen2.5 72b, when does the extra hbm actually matter | retrieval | non_nvidia,intent
+does the llama 3.1 licence let us serve 405b to 800m monthly users or is there a cap | no_answer | intent,quantity_of_model
+when is vera rubin nvl144 actually shipping, h2 2026? | no_answer | intent
+what did the h200 score in mlperf inference v4.1 on llama 2 70b offline, tok/s? | no_answer | alias,units
+intel says gaudi 3 is 1.5x an h100 on 70b inference, true? | no_answer | non_nvidia,intent
+how much is a p5.48xlarge on demand in us-east-1 per hour, the 8x h100 one | no_answer | intent,alias
+mac studio m3 ultra 512gb, what tok/s do ppl actually get on deepseek v3 q4 in llama.cpp | no_answer | non_nvidia,intent
+how much perplexity do i lose with q4_k_m vs q8_0 gguf on llama 3.1 8b | no_answer | quantity_of_model
+rtx 4090 24gb street price rn vs a used 3090 for running an 8b at home? | no_answer | intent
+is gpt-4 really 1.8T params moe w 16 experts or is that just a rumour | no_answer | quantity_of_model
+what licence is qwen3 235b-a22b under, can we fine tune it and sell it | no_answer | alias,intent
+vast.ai h100s at ~1.80/hr, are they reliable enough for a 3 day 64 gpu run? | no_answer | ambiguous,alias
+vast was valued at 9.1b in dec 2023, whats the valuation after their 2025 round | no_answer | intent
+netapp fy2026 revenue, did it beat the 6.57b from fy25? | no_answer | intent
+together charges 3.50/M tokens for llama 405b, is fireworks cheaper | no_answer | intent,units
+nvda dropped 17% the day deepseek r1 came out, was that bc of the 2.788M gpu hours figure | no_answer | intent,training
+mi300x infinity fabric is 896 GB/s per gpu, is that per direction like nvlink's 450 or bidirectional | no_answer | non_nvidia,units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1906,7 +1970,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 51  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-189
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 55  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-193
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
