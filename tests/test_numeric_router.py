@@ -3469,3 +3469,41 @@ def test_a_pasted_setup_asked_about_is_not_computed(question):
 def test_what_it_should_be_still_asks_a_figure():
     _assert_routed("two-level all-reduce of 2 GiB over 4 nodes × 8 MI300X with 400G RoCE between nodes — rccl-tests "
                    "shows 95 ms. what should it be?", "collective", {"nodes": 4})
+
+
+# a vendor's name beside the part it makes is the vendor, not a second, unknown part (batches 182, 188, dev)
+@pytest.mark.parametrize("question, expected", [
+    ("gaudi 3 manages maybe 3.1 TB/s in our copy benchmark. ignoring that and going off intel's paper numbers, whats "
+     "the bf16 ridge point?", {"gpu": "gaudi-3", "primary": "ridge_point"}),
+    ("13B dense model on 1T tokens has to be done in 14 days on gaudi 3 in bf16, and we hit ~35% of intel's peak. how "
+     "many cards?", {"gpu": "gaudi-3", "mfu": 0.35, "primary": "gpus_needed"}),
+])
+def test_a_vendor_beside_its_part_is_no_second_part(question, expected):
+    calculator = "roofline" if "ridge" in question else "training"
+    _assert_routed(question, calculator, expected)
+
+
+def test_a_vendor_alone_is_still_an_unknown_part():
+    assert isinstance(route_numeric("intel's peak for llama 3.1 8b decode?"), UnknownGpu)
+
+
+# a card's figure on paper asked beside a measured one, and what the roofline allows (batches 182, 188, dev)
+def test_the_rated_figure_asked_beside_a_measured_one():
+    routed = _assert_routed("a stream-style copy kernel hits 3.1 TB/s on our gaudi 3. what's the rated hbm bandwidth "
+                            "to compare it with?", "roofline", {"gpu": "gaudi-3", "primary": "bandwidth",
+                                                                 "bandwidth": None})
+    assert calculate("roofline", routed.inputs).quantity("bandwidth").value == pytest.approx(3.7e12)
+
+
+def test_what_the_roofline_allows_is_the_attainable_rate():
+    _assert_routed("h200 kernel at 90 flop/byte measures ~310 TFLOP/s in nsight. what does the spec roofline allow "
+                   "at that intensity in bf16?", "roofline", {"gpu": "h200", "intensity": 90.0,
+                                                               "primary": "attainable_flops"})
+
+
+@pytest.mark.parametrize("question", [
+    "our h100 copy test hits 2.9 TB/s, is that close to the rated hbm bandwidth?",
+    "a copy kernel does 3.1 TB/s on gaudi 3, what's the best way to compare it with the h200's number?",
+])
+def test_a_measured_rate_set_beside_the_spec_is_not_computed(question):
+    assert route_numeric(question) is None

@@ -150,7 +150,8 @@ _OPENERS = ("who", "which", "where", "should")  # conceptual only where the ques
 def _is_conceptual(r: Reading) -> bool:
     where_is_a_figure = r.has("ridge")  # "where's the ridge for …" asks for the ridge point
     return any(t.key in _CONCEPTUAL and (t.key not in _OPENERS or t.start <= 1 or _a_choice_asked(r, t))
-               and not (t.key == "where" and where_is_a_figure) and not (t.key == "vs" and _between_figures(r, t))
+               and not (t.key == "where" and where_is_a_figure)
+               and not (t.key == "vs" and (_between_figures(r, t) or _to_compare_against(r, t)))
                and not (t.key == "what_does" and (_in_a_unit(r, t) or r.has("check") or _adds_an_amount(r, t)
                                                    or _a_model_says(r, t)))
                and not (t.key == "how_does" and r.words[t.end:t.end + 2] in (["it", "look"], ["that", "look"],
@@ -166,6 +167,14 @@ def _a_choice_asked(r: Reading, cue: Tag) -> bool:
             and r.words[cue.end:cue.end + 1] in (["we"], ["i"], ["you"]) and "or" in r.words[cue.end:])
 
 
+def _to_compare_against(r: Reading, cue: Tag) -> bool:
+    """"what's the rated hbm bandwidth to compare it with?": the figure is asked, to set beside a measured one."""
+    rest = r.words[cue.end:]
+    clause = rest[:next((k for k, w in enumerate(rest) if w in ("?", ".", "!", ";")), len(rest))]
+    return (r.words[cue.start - 1:cue.end] == ["to", "compare"] and bool(clause)
+            and set(clause) <= {"it", "that", "this", "mine", "ours", "with", "against", "to"})  # nothing else named
+
+
 def _does_with_a_figure(r: Reading, cue: Tag) -> bool:
     """"how do 8 mi300x on infinity fabric do with 512 MB": how a setup does with a given amount, a time asked."""
     rest = r.words[cue.end:]
@@ -176,7 +185,7 @@ def _does_with_a_figure(r: Reading, cue: Tag) -> bool:
 def _a_model_says(r: Reading, cue: Tag) -> bool:
     """"what does the roofline say is attainable", "what does the formula give", "what does … come to": a figure."""
     after = set(r.words[cue.end:cue.end + 4])
-    if after & {"say", "give", "predict"} and after & {"roofline", "formula", "math", "calculator"}:
+    if after & {"say", "give", "predict", "allow", "allows"} and after & {"roofline", "formula", "math", "calculator"}:
         return True
     rest = r.words[cue.end:cue.end + 16]  # "what does one full training checkpoint of X come to": its size
     return any(rest[k:k + 2] == ["come", "to"] or rest[k:k + 3] == ["add", "up", "to"] for k in range(len(rest)))
@@ -460,13 +469,19 @@ def _memoryish(r: Reading, v: dict) -> bool:
 _FLOP_WORDS = {"flops", "flop/s", "tflops", "tflop/s", "pflops", "teraflops", "petaflops"}
 
 
+_RATED = re.compile(r"\bwhat(?:'s|s| is)\s+(?:the\s+|its\s+)?(?:rated|spec(?:'d|ced)?|datasheet|nominal|advertised|official)\b",
+                    re.I)  # the figure on paper asked, beside one measured
+
+
 def _spec_lookup(r: Reading, s: Slots) -> str | None:
     """'h100 pcie hbm bandwith?', 'b200 fp8 dense tflops': a card's own figure asked with nothing to compute on
     (no model, no figure): its HBM bandwidth or its compute peak, the roofline's two roofs."""
     # (how many there are, "54 nodes x 4 gb300", changes no card's own figure)
     counts = {"gpus", "nodes", "gpus_per_node", "ranks_total"}
-    if (set(s.values) - {"gpu", "precision", "link"} - counts or ("gpu" not in s.values and not s.unknown_gpu)
-            or r.of("QUANTITY") or s.other_names):  # (a card we do not know is said unknown, as for any calculation)
+    # ("a copy kernel hits 3.1 TB/s on our gaudi 3. what's the rated hbm bandwidth?": a measured rate beside the spec)
+    measured = {"bandwidth"} if _RATED.search(r.question) else set()
+    if (set(s.values) - {"gpu", "precision", "link"} - counts - measured or ("gpu" not in s.values and not s.unknown_gpu)
+            or (r.of("QUANTITY") and not measured) or s.other_names):  # (an unknown card is said unknown, as ever)
         return None
     negated = {i + d for i, w in enumerate(r.words) if w in ("not", "no") for d in (1, 2)}  # "not the flops"
     flops = any(w in _FLOP_WORDS and i not in negated for i, w in enumerate(r.words)) or (

@@ -1426,6 +1426,9 @@ def _name_tags(doc: Doc, covered: set[int], known_parts: set[int]) -> list[Tag]:
         found = _resolve_name(doc, i, j)
         if found is not None and found.label == "UNKNOWN_GPU" and doc[i].lower_ in _VENDORS and found.end in known_parts:
             found = None  # a vendor's word before a part the patterns know: "intel gaudi 3"
+        elif found is not None and found.label == "UNKNOWN_GPU" and found.end == i + 1 and doc[i].lower_ in _VENDORS \
+                and known_parts:
+            found = None  # the vendor alone beside a part it makes: "gaudi 3 … intel's peak"
         if found is not None:
             tags.append(found)
             i = found.end
