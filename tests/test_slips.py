@@ -12,6 +12,8 @@ from service.answer.route.slips import mended
     ("the h100 pcei", "the h100 pcie"), ("8 guadi3 cards", "8 gaudi3 cards"), ("8 acsend 910b", "8 ascend 910b"),
     ("a 34b modle in 4bti", "a 34b modle in 4bit"), ("al-to-all of 512 MB", "all-to-all of 512 MB"),
     ("how much is lfet on the cadr", "how much is left on the card"),
+    ("the 80 gig hoppper sxm cards", "the 80 gig hopper sxm cards"), ("blackwel hgx card", "blackwell hgx card"),
+    ("on teh amd box", "on the amd box"),
     ("fourty users", "forty users"), ("sixten gpus", "sixteen gpus"), ("a thousnad requests", "a thousand requests"),
 ])
 def test_a_slipped_name_is_typed_right(typed, meant):
@@ -38,3 +40,38 @@ def test_a_slipped_number_word_counts_what_it_counts():
     routed = route_numeric("8 nodes with a singel h100 each, NDR 400 IB, ring allreduce of 1 GB - how long?")
     assert routed.calculator == "collective"
     assert routed.inputs["nodes"] == 8 and routed.inputs["gpus_per_node"] == 1
+
+
+# parts and models named by brand, architecture or nickname and typed fast (batch 192, dev)
+@pytest.mark.parametrize(("question", "calculator", "expected"), [
+    ("how many of teh 80 gig hoppper sxm cards do i need just to hold llama's 405 in fp8, weights only?", "memory",
+     {"model": "llama-3.1-405b", "gpu": "h100-sxm", "primary": "min_gpus"}),
+    ("blackwel hgx card (the 180gb b200), oss 120 in mxfp4 like it ships, 8 users at 128k with bf16 kv — free mem on "
+     "the one card?", "memory", {"model": "gpt-oss-120b", "gpu": "b200", "batch": 8, "primary": "free_bytes"}),
+    ("geforce 5090 w/ llama 3.1 8b at 4bit, weights only, how much vram used?", "memory", {"gpu": "rtx-5090"}),
+    ("whats the dense bf16 peak of intels gaudi three", "roofline", {"gpu": "gaudi-3", "primary": "peak_flops"}),
+    ("kv bytes/token for the small qwne 2.5 (7b) in fp16?", "kv_cache", {"model": "qwen2.5-7b"}),
+    ("qwen2.5's 72b full finetune on 64 of amazon's trainium 2 chips, mixed-precision adam, zero stage 3 — model "
+     "states per chip?", "memory", {"gpu": "trainium2", "gpus": 64}),
+    ("llama 3.3 70b int4 split over two ada 4090s (24gb each), weights only — how much vram free per card?", "memory",
+     {"gpu": "rtx-4090", "gpus": 2}),
+])
+def test_a_part_or_model_by_nickname_is_read(question, calculator, expected):
+    routed = route_numeric(question)
+    assert routed.calculator == calculator
+    assert {k: routed.inputs.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("question", [
+    "how many tok/s for llama 3.1 8b on one trainium two chip?",  # dictation: "trainium two chip" is one chip
+    "llama 3.1 8b decode on 3 gaudi three cards, aggregate tok/s?",
+])
+def test_a_spelled_generation_keeps_its_count(question):
+    routed = route_numeric(question)
+    assert routed.inputs.get("gpu") in ("trainium2", "gaudi-3")
+    assert routed.inputs.get("gpus", 1) == (1 if "one" in question else 3)
+
+
+def test_a_dictated_generation_is_still_read_by_dictation():
+    assert route_numeric("what's the h b m bandwidth of one trainium two chip").inputs == {"gpu": "trainium2",
+                                                                                         "primary": "bandwidth"}

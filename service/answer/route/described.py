@@ -16,6 +16,7 @@ from word2number import w2n
 
 from calculators.registry import gpus
 
+from .slips import mended
 from .tagger import UNLISTED
 
 # name → (vendor, architecture, memory in GB as readers say it, words that single it out: form factor, segment,
@@ -275,6 +276,7 @@ def _fits_traits(traits: dict, alone: bool = False) -> list[str]:
 def as_named(question: str) -> tuple[str, list[str]]:
     """The question with each GPU it describes (and only one part fits) named, and a note of each reading."""
     notes: list[str] = []
+    question = mended(question)  # a trait typed with a slip: "the 80 gig hoppper sxm cards", "blackwel hgx"
     question = _described_by_traits(_as_one_die(question, notes), notes)
     if "gb" not in question.lower():
         return question, notes

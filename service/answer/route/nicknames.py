@@ -2,7 +2,8 @@
 
 "the 405" is Llama 3.1 405B (no other model of the registries has that size), "l3.1 8b" Llama 3.1 8B, "r1 latent kv"
 DeepSeek-R1's, "amd's 300x" and "the 300x (amd)"
-are the MI300X, and "2 sxm h100s" names the form factor before the part ("2 h100 sxms"). Each rewrite fires only
+are the MI300X, "oss 120" is gpt-oss-120b, "llama's 405" Llama 3.1 405B, "qwen 2.5 (7b)" Qwen2.5 7B, "intels gaudi
+three" the Gaudi 3, and "2 sxm h100s" names the form factor before the part ("2 h100 sxms"). Each rewrite fires only
 where the nickname can mean nothing else: "405 GB", "300x faster" and a 300x without AMD nearby stay as typed.
 """
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 import re
 
 _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
-    (r"\b(?:the|llama)\s+405(?:'s)?\b(?!\s*(?:[kmgt]i?b|gb/s|tokens?|users?|ms|s\b|%|x\b|b\b))", "llama 3.1 405b"),
+    (r"\b(?:the|llama(?:'?s)?)\s+405(?:'s)?\b(?!\s*(?:[kmgt]i?b|gb/s|tokens?|users?|ms|s\b|%|x\b|b\b))", "llama 3.1 405b"),
     (r"\b(sxm|pcie)\s+(h100|h200|a100|h800)(s?)\b", r"\2 \1\3"),
+    (r"(?<![\w-])oss[\s-]?(120|20)b?\b", r"gpt-oss-\1b"),  # "oss 120": OpenAI's open-weights model by its short name
+    # "qwen 2.5 (7b)", "llama 3.1 (70B)": the size said in brackets after the family
+    (r"\b((?:qwen|llama|mistral|mixtral|gemma|deepseek)[\s-]?v?\d(?:\.\d)?)\s*\((\d+(?:\.\d+)?b)\)", r"\1 \2"),
     # "l3.1 8b", "l3 70b": Llama by its initial, only with a Llama size after it
     (r"(?<![\w.])l\s?(3(?:\.[13])?)[\s-]?(8|70|405)b\b", r"llama \1 \2b"),
 )]
@@ -31,3 +35,11 @@ def as_registered(text: str) -> str:
     if re.search(r"\bamd\b", text, re.I):
         text = _AMD_300X.sub("mi300x", text)
     return text
+
+
+# "gaudi three", "trainium twos": a family's generation spelled out (read after dictation, which reads its own)
+_GENERATION_SPELLED = re.compile(r"\b(gaudi|trainium)\s+(?:(two)|(three))(s?)\b(?!\s+of\b)", re.I)
+
+
+def with_generations_as_digits(text: str) -> str:
+    return _GENERATION_SPELLED.sub(lambda m: f"{m[1]}{2 if m[2] else 3}{m[4]}", text)

@@ -431,6 +431,18 @@ def _conceptual(r: Reading) -> bool:
 _GPU_NOUNS = set(COUNT_NOUNS["gpus"])
 
 
+def _parts_of(r: Reading, start: int) -> bool:
+    """A part or a GPU noun names what follows "how many of", before the clause goes on ("of the 80 gig h100s")."""
+    end = start
+    while end < min(start + 8, len(r.words)) and r.words[end] not in _CLAUSE_GOES_ON:
+        end += 1
+    return (any(t.label in ("GPU", "UNKNOWN_GPU") and start <= t.start < end for t in r.tags)
+            or any(w in _GPU_NOUNS for w in r.words[start:end]))
+
+
+_CLAUSE_GOES_ON = {"?", ",", ".", ";", "do", "does", "would", "will", "can", "to", "for", "is", "are", "we", "i"}
+
+
 def _how_many_gpus(r: Reading) -> bool:
     """'how many H200s', 'how many GPUs', 'minimum number of MI300Xs', '405b fp8 how many h200', 'card count?'."""
     if any(c.start == 0 or r.words[c.start - 1] not in ("same", "equal") for c in r.of("CUE", "gpu_count")):
@@ -441,6 +453,8 @@ def _how_many_gpus(r: Reading) -> bool:
             return True
         if any(w in _GPU_NOUNS or w in ("trillium",) for w in r.words[cue.end:cue.end + 3]):
             return True
+        if r.words[cue.end:cue.end + 1] == ["of"] and _parts_of(r, cue.end + 1):
+            return True  # "how many of the 80 gig h100 sxm cards do i need"
     # "I say 3 H200s minimum": a minimum said after the part; "min mi325x for zero3 …": before it, opening the ask
     return any({"minimum", "min"} & set(r.words[g.end:g.end + 2]) or (g.start == 1 and r.words[0] in ("min", "minimum"))
                for g in r.of("GPU"))

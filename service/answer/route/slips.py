@@ -23,10 +23,11 @@ _NAMES = (
     "qwen", "llama", "mistral", "mixtral", "gemma", "deepseek",
     "rtx", "pcie", "hbm", "nvlink", "gaudi", "gaudi3", "ascend", "trillium", "hccs", "trainium", "trainium2",
     "infiniband", "h100", "h200", "b200", "b300", "a100", "mi300x", "mi325x", "mi355x", "mi250x",
+    "hopper", "blackwell", "geforce", "instinct",  # architectures and brands, said for a part ("hoppper", "blackwel")
 )
 _WORDS_AFTER_A_FIGURE = ("bit",)  # "4bti": the figure typed right, its word slipped
 # short question words, mended only when two of their letters are swapped ("lfet", "cadr", "fsat")
-_SWAPPED_WORDS = ("left", "card", "cards", "fits", "free", "room", "long", "fast", "size", "much", "many", "time",
+_SWAPPED_WORDS = ("the", "left", "card", "cards", "fits", "free", "room", "long", "fast", "size", "much", "many", "time",
                   "peak", "node", "nodes", "ring", "tree", "days", "hours", "users", "batch")
 # number words of five letters or more, mended when one slip away ("singel", "fourty", "sixten", "thousnad")
 _NUMBER_WORDS = ("single", "double", "three", "seven", "eight", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
@@ -78,7 +79,7 @@ def _mend(token: str) -> str:
 
 
 # long names the tagger does not mend itself (its own mending says what it read: "“mixtrel 8x7b” read as Mixtral 8x7B")
-_NOT_THE_TAGGERS = {"ascend", "trillium", "gaudi3", "nvlink", "infiniband"}
+_NOT_THE_TAGGERS = {"ascend", "trillium", "gaudi3", "nvlink", "infiniband", "hopper", "blackwell", "geforce", "instinct"}
 
 
 def _mine(typed: re.Match, name: str) -> bool:
@@ -102,7 +103,8 @@ def _one_slip(typed: re.Match, name: str) -> bool:
         return False  # a part's letters name it: "mi300a" is no slipped "mi300x", "gh200" no "gb200", "b100" no "h100"
     if len(letters) > len(name_letters):  # an extra letter: doubled ("mistrall", "qwenn") or after the number ("h200d")
         after_number = typed.group(1) == parts.group(1) and not parts.group(3) and typed.group(3) not in _NEVER_SLIPS
-        doubled = bool(re.search(r"(\w)\1", letters)) and not re.search(r"(\w)\1", name_letters)
+        doubled = any(letters[k] == letters[k - 1] and letters[:k] + letters[k + 1:] == name_letters
+                      for k in range(1, len(letters)))  # one letter typed twice ("mistrall", "hoppper")
         return after_number or doubled
     return typed.group(1)[:1] == parts.group(1)[:1] or sorted(letters) == sorted(name_letters)
 

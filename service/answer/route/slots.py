@@ -196,13 +196,23 @@ def _gap(r: Reading, a: Tag, b: Tag) -> int:
 
 # "8 x h100", "8 of the h100s", "four AWS Trainium2 chips", "two NVIDIA H200s": a word between count and part
 _BETWEEN_COUNT_AND_PART = {"x", "*", "of", "aws", "nvidia", "amd", "google", "intel", "habana"}
+# and up to three such words, with a vendor's possessive or a part's architecture: "64 of amazon's trainium 2 chips",
+# "two ada 4090s", "8 of the h100s"
+_BEFORE_A_PART = _BETWEEN_COUNT_AND_PART | {"the", "amazon", "'s", "intels", "ada", "hopper", "blackwell", "ampere",
+                                            "geforce", "instinct"}
+
+
+def _count_before(r: Reading, count: Tag, part: Tag) -> bool:
+    between = r.words[count.end:part.start]
+    return count.end == part.start or (0 < len(between) <= 3 and set(between) <= _BEFORE_A_PART
+                                       and between != ["the"])
 
 
 def _gpu_counts(r: Reading, s: Slots, used: set[int]) -> None:
     """'8 H100s', 'two H200s', 'a single RTX 4090', 'H100 x 8', '8x H100': the number of GPUs."""
     for name in r.of("GPU") + r.of("UNKNOWN_GPU"):
         before = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used
-                  and (t.end == name.start or (t.end == name.start - 1 and r.words[t.end] in _BETWEEN_COUNT_AND_PART))]
+                  and t.end <= name.start and _count_before(r, t, name)]
         after = [t for t in r.tags if t.label == "NUMBER" and id(t) not in used and name.end < len(r.words)
                  and r.words[name.end] in ("x", "*") and t.start == name.end + 1]
         pair = next((t for t in r.tags if t.label == "NUMBER" and id(t) not in used and t.start == name.end

@@ -74,7 +74,7 @@ from .pasted import as_stated  # noqa: E402
 from .phone import as_keyed  # noqa: E402
 from .tables import as_fields  # noqa: E402
 from .compounds import with_compounds_unpacked  # noqa: E402
-from .nicknames import as_registered  # noqa: E402
+from .nicknames import as_registered, with_generations_as_digits  # noqa: E402
 from .parts import with_parts_added  # noqa: E402
 from .runcard import with_run_tokens  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
@@ -503,7 +503,8 @@ UNLISTED = "unlisted card"  # what a described card that fits no registry part i
 UNKNOWN_PARTS = (UNLISTED, *(f"{UNLISTED} of {vendor}" for vendor in ("nvidia", "amd", "intel", "google")),
                  "cloud ai 100", "cloud ai 100 ultra", "cloud ai 080", "data center gpu max", "arc a770",
                  *(f"{chip} {tier}" for chip in ("m1", "m2", "m3", "m4") for tier in ("pro", "max", "ultra")))  # Apple
-_VENDORS = {"intel"}  # a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix
+# a vendor's name among _GPU_WORDS: a part by itself ("intel max 1550"), or a known part's prefix ("intels": typed fast)
+_VENDORS = {"intel", "intels"}
 # A GeForce card written as its bare number ("on a 3090", "two 4090s"); only where a GPU name can stand
 _CONSUMER_NUMBER = re.compile(r"^(?:10[6-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)$")
 _BEFORE_CARD = {"on", "a", "an", "my", "single", "dual", "x", "*", "one", "of", "with", "per", "vs", "or", "and", "can",
@@ -912,6 +913,7 @@ def _typed_form(question: str) -> str:
     text = with_run_tokens(text)  # "global batch 4M tokens for 30k steps", "3 epochs of a 1T-token corpus"
     text = in_english(text)  # other languages' words and number formats
     text = written(text)  # dictation
+    text = with_generations_as_digits(text)  # "intels gaudi three"
     text = as_digits(text)  # figures in words the number reader does not take: "zero point three", "two-fifty-six"
     text = spelled_out(text)  # terse shorthand
     text = as_read(text)  # pasted spec-sheet lines
