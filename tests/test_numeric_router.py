@@ -3507,3 +3507,33 @@ def test_what_the_roofline_allows_is_the_attainable_rate():
 ])
 def test_a_measured_rate_set_beside_the_spec_is_not_computed(question):
     assert route_numeric(question) is None
+
+
+# a pasted launcher's or config's settings: steps × global batch × sequence length is the run's tokens (batch 190, dev)
+@pytest.mark.parametrize("question, tokens", [
+    ("megatron: --train-iters 50000 --global-batch-size 1024 --seq-length 4096 --bf16, llama 3.1 8b on 16 nodes x 8 "
+     "h100. at 40% mfu how many days does the run take?", 50000 * 1024 * 4096),
+    ("#SBATCH --nodes=32 --gpus-per-node=8 (h100 sxm) + megatron --seq-length 4096 --global-batch-size 1024 "
+     "--train-iters 250000 on llama 3 8b, mfu ~40%. how many dyas does that take?", 250000 * 1024 * 4096),
+    ('{"train_iters": 1000, "global_batch_size": 512, "seq_length": 2048} llama 3.1 8b, 64 h100, days?',
+     1000 * 512 * 2048),
+    ("megatron on rocm: --num-experts 8 --moe-router-topk 2 (mixtral 8x7b), --train-samples 244140625 --seq-length "
+     "4096, bf16 on mi300x, mfu 35%. gpu-hours total?", 244140625 * 4096),
+    ("LLaMA-Factory sft yaml: model_name_or_path: Qwen/Qwen2.5-7B / num_train_epochs: 3 / cutoff_len: 4096 / "
+     "dataset is about 2B tokens. total training flops by 6ND over the 3 epochs?", 6e9),
+])
+def test_a_launchers_settings_give_the_runs_tokens(question, tokens):
+    assert _assert_routed(question, "training", {}).inputs["tokens"] == tokens
+
+
+def test_a_launchers_sequence_length_stays_the_context_of_a_memory_question():
+    _assert_routed("megatron --train-iters 50000 --global-batch-size 1024 --seq-length 4096 --micro-batch-size 1, "
+                   "llama 3.1 8b full finetune, zero 3 over 64 h100s. model states per gpu?", "memory",
+                   {"context": 4096, "gpus": 64})
+
+
+def test_a_pasted_settings_key_is_no_ask():
+    _assert_routed('{"model": "deepseek-ai/DeepSeek-V3", "dtype": "fp8", "gpu": "h200", "max_tokens": 4096, '
+                   '"temperature": 0.3} counting only the fp8 weights, whats the smallest number of h200s that holds '
+                   "them?", "memory", {"model": "deepseek-v3", "primary": "min_gpus"})
+    assert route_numeric("temperature: 0.7 on llama 3.1 8b, why does the output get weird?") is None

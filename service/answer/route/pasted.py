@@ -102,10 +102,10 @@ _COMMAND_REWRITES = _compiled(re.I,
     (r"\b(?:rocprofv3|rocprof|ncu|nsys(?:\s+profile)?)\b(?:\s+--?[\w-]+(?:[= ](?!--)[^\s-]\S*)?)*(?:\s+--(?=\s))?", ""),
     (r"--[mnk][= ]\d+\b", ""),
     (r"--dtype[= ](\w+)", r"\1"), (r"--train_tokens[= ](\S+)", r"\1 tokens"),
-    # Megatron: parallel sizes, sequence length, micro batch; the global batch is no input of memory
+    # Megatron: parallel sizes, sequence length, micro batch; the global batch and the run's length are no input of memory
     (r"--tensor-model-parallel-size[= ](\d+)\b", r"TP \1"), (r"--pipeline-model-parallel-size[= ](\d+)\b", r"PP \1"),
     (r"--seq-length[= ](\d+)\b", r"context \1"), (r"--micro-batch-size[= ](\d+)\b", r"micro batch \1"),
-    (r"--global-batch-size[= ]\d+\b", ""), (r"--recompute-activations\b", "selective recompute"),
+    (r"--(?:global-batch-size|train-iters|train-samples|lr-decay-iters|lr-warmup-iters)[= ]\d+\b", ""), (r"--recompute-activations\b", "selective recompute"),
     (r"--recompute-granularity[= ](selective|full)\b", r"\1 recompute"), (r"--(?:log|save|eval)-interval[= ]\d+\b", ""),
     # NCCL's environment: NCCL_ALGO=Ring forces one ring over every rank (no two-level ring); the rest are no inputs
     (r"\b(?:export\s+)?NCCL_ALGO=Ring\b", "flat ring"), (r"\b(?:export\s+)?NCCL_ALGO=Tree\b", "tree"),

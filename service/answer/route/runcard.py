@@ -4,7 +4,9 @@
 "seq len 4k, global batch 512 seqs, 200k steps", "60k steps of 4M tokens", "4096 seq × 1024 batch × 250,000 steps",
 "3 epochs of a 1T-token corpus" (3T tokens), "400 million documents of around 2,000 tokens each". Read as typed, the
 router bound the batch or one epoch as the run's tokens and computed with confidence. Each rewrite states the
-total in tokens; a question that gives the total itself is left as it is.
+total in tokens; a question that gives the total itself is left as it is. A pasted launcher's settings give the
+same product (`with_run_settings_as_tokens`): "--train-iters 50000 --global-batch-size 1024 --seq-length 4096",
+"--train-samples 244140625 --seq-length 4096", "num_train_epochs: 3 … dataset is about 2B tokens".
 """
 from __future__ import annotations
 
@@ -122,3 +124,52 @@ def with_run_tokens(text: str) -> str:
     text = _SEQ_THEN_BATCH.sub(_three_factors(seq=0), text)
     summed = _stages_summed(text)
     return _OVER_THE_STAGES.sub("", summed) if summed != text else text
+
+
+# a launcher's or a config's settings, in any order and any of the forms they are pasted in: "--train-iters 50000",
+# '"train_iters": 1000', "steps: 20000", "max_steps=5000"
+def _setting(*keys: str) -> re.Pattern:
+    names = "|".join(k.replace("_", "[-_]") for k in keys)
+    return re.compile(rf"(?<![\w-])(?:--)?[\"']?(?:{names})[\"']?\s*[:=]?\s*[\"']?{_NUM}\b[\"']?,?", re.I)
+
+
+_STEPS = _setting("train_iters", "train_steps", "max_steps", "num_train_steps", "total_steps", "steps", "iterations")
+_GLOBAL_BATCH = _setting("global_batch_size", "train_batch_size", "gbs")
+_SEQ_LENGTH = _setting("seq_length", "seq_len", "max_seq_length", "max_seq_len", "sequence_length", "sequence_len",
+                       "max_target_length", "cutoff_len", "seqlen")
+_SAMPLES = _setting("train_samples", "num_samples")
+_EPOCH_COUNT = _setting("num_train_epochs", "num_epochs", "epochs")
+_DATASET_TOKENS = re.compile(rf"\b(?:dataset|corpus|data|data\s*set)\b[^.;?\n]{{0,24}}?(?<![\w.,]){_NUM}[- ]?tokens?\b|"
+                             rf"(?<![\w.,]){_NUM}[- ]?tokens?\s+(?:dataset|corpus|of\s+data)\b", re.I)
+# what the settings are read for: the run's length, compute or cost (a memory question keeps its sequence length)
+_RUN_ASKED = re.compile(r"\b(?:days?|dyas|hours?|weeks?|how long|wall[- ]?clock|time|flops?|gpu[- ]?hours|"
+                        r"gpus? (?:do|would|will) (?:we|i) need|how many (?:gpus|chips|cards))\b", re.I)
+
+
+def with_run_settings_as_tokens(text: str) -> str:
+    """The question with a pasted launcher's steps × global batch × sequence length (or samples × sequence length,
+    or epochs × the dataset's tokens) said as the run's tokens, when the run's length, compute or cost is asked."""
+    if not _RUN_ASKED.search(text):
+        return text
+    steps, batch, seq, samples = (p.search(text) for p in (_STEPS, _GLOBAL_BATCH, _SEQ_LENGTH, _SAMPLES))
+    if steps and batch and seq:
+        factors = (steps, batch, seq)
+    elif samples and seq:
+        factors = (samples, seq)
+    else:
+        epochs, dataset = _EPOCH_COUNT.search(text), _DATASET_TOKENS.search(text)
+        if not (epochs and dataset):
+            return text
+        figure = dataset.group(1, 2) if dataset.group(1) else dataset.group(3, 4)
+        total = _value(*epochs.group(1, 2)) * _value(*figure)
+        return _replaced(text, [epochs], dataset, f"a run of {round(total)} tokens")
+    total = math.prod(_value(*m.group(1, 2), k_is_1024=m.re is _SEQ_LENGTH) for m in factors)
+    return _replaced(text, factors[1:], factors[0], f"a run of {round(total)} tokens,")
+
+
+def _replaced(text: str, dropped, kept: re.Match, words: str) -> str:
+    """The text with `kept`'s span said as `words` and the `dropped` settings taken out."""
+    spans = sorted([(m.start(), m.end(), "") for m in dropped] + [(kept.start(), kept.end(), f" {words} ")], reverse=True)
+    for start, end, said in spans:
+        text = text[:start] + said + text[end:]
+    return text

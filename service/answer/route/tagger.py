@@ -76,7 +76,7 @@ from .tables import as_fields  # noqa: E402
 from .compounds import with_compounds_unpacked  # noqa: E402
 from .nicknames import as_registered, with_generations_as_digits  # noqa: E402
 from .parts import with_parts_added  # noqa: E402
-from .runcard import with_run_tokens  # noqa: E402
+from .runcard import with_run_settings_as_tokens, with_run_tokens  # noqa: E402
 from .shorthand import spelled_out  # noqa: E402
 from .slips import mended  # noqa: E402
 from .specsheet import as_read, counts_both_ways  # noqa: E402
@@ -899,6 +899,7 @@ def _typed_form(question: str) -> str:
     """The question as the tagger reads it, each step undoing one way readers write."""
     text = without_options(question)  # a quiz item's answer options
     text = as_fields(text)  # a pasted table's row, field by field
+    text = with_run_settings_as_tokens(text)  # "--train-iters 50000 --global-batch-size 1024 --seq-length 4096"
     text = as_stated(text)  # pasted tool output and command lines
     text = without_log_figures(text)  # pasted logs and error messages
     # spaces typed twice or left where an emoji was ("16  users"): one space, or a count is cut from its noun (not in
