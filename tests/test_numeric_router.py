@@ -2693,6 +2693,37 @@ def test_the_bigger_or_smaller_cluster_is_the_one_with_more_or_fewer_gpus(questi
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+# batch 193 (dev): options split by a bar, picked as "for the zero3 one", "with the fp8 kv", "how big is the qwen one",
+# "…, the amd" said last, "the smaller batch", "days on the v100s" with no question mark
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("full ft of llama 3.1 8b, adamw w/ bf16 mixed precision, 8 h100s: zero-2 or zero-3? per-gpu weights+grads+"
+     "optimizer for the zero3 one, no activatons", "memory", {"zero_stage": 3, "gpus": 8}),
+    ("llama 3.1 8b bf16 weights + 8 seqs at 32k, kv in fp16 / kv in fp8 — total footprnt with the fp8 kv", "memory",
+     {"kv_precision": "fp8", "batch": 8}),
+    ("full training ckpt (bf16 weights + fp32 master + both adam moments) for llama 3.1 70b vs qwen 2.5 72b, how big "
+     "is the qwen one", "memory", {"model": "qwen2.5-72b", "primary": "checkpoint_bytes"}),
+    ("attainable flops at 80 flop/byte in bf16 — mi300x vs b200, the amd", "roofline", {"gpu": "mi300x"}),
+    ("llama 3 70b fp8 + fp8 kv, tp2, batch 8 @ 16k: 2x h200 | 2x mi325x. memory-bound time per step on the mi325x "
+     "option", "decode", {"gpu": "mi325x", "gpus": 2}),
+    ("llama 3.1 8b fp16 kv @ 8k ctx, batch 64 vs batch 128, cache size for the smaller batch", "kv_cache",
+     {"batch": 64}),
+])
+def test_options_picked_in_haste_second_batch(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
+def test_an_option_picked_last_with_no_question_mark_is_still_said_unknown():
+    routed = route_numeric("llama 3.1 8b on 1T tokens, 256 h100 vs 256 v100, bf16 40% mfu, days on the v100s")
+    assert isinstance(routed, UnknownGpu) and routed.name == "v100"
+
+
+def test_a_table_of_bars_is_no_pair_of_options():
+    from service.answer.route.choice import as_one_option
+    table = "| gpu | mem |\n| h100 | 80 |\n| h200 | 141 |\nweights of llama 3.1 70b in fp8 on the h200?"
+    assert as_one_option(table) == (table, [])
+
+
 def test_a_figure_that_points_at_an_option_stays_when_it_counts():
     # "if we go with the 2 h100 nvl cards": the 2 is the option's count of parts, not a pointer
     _assert_routed("torn between 4 l40s and 2 h100 nvl for mixtral 8x7b in bf16 serving 8 users at 16k with a bf16 kv "

@@ -26,13 +26,14 @@ _LABELLED = re.compile(rf"\b{_LABEL}(?:\s*[:=])?(?=\s*(?:\S|$))(?<=[:=])|\b{_LAB
                        r"goes|over|on|with|at|puts|keeps|spreads|gives|needs|serves|trains|would|costs)\b)"
                        r"|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
 _ASKED_LABEL = re.compile(rf"\b{_LABEL}", re.I)
-_SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+|\s+/\s+|;\s+", re.I)  # ("… / …", "…; …")
+# ("… / …", "…; …", "2x h200 | 2x mi325x": a bar only where it is the one in the question, not a table's)
+_SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+|\s+/\s+|;\s+|\s+\|\s+", re.I)
 # "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100",
 # "two runs, a gpt oss 20b finetune and a llama 3 70b finetune"
 _BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:|(?:two|both)\s+(?:runs|models|jobs|"
                       r"options|setups|deployments|clusters|configs|finetunes|fine-tunes)\s*[,:])\s+(?:an?\s+)?(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
                       re.I)
-_JOINS = re.compile(r"\s*,?\s*(?:or|vs\.?|versus|against|and)\s*", re.I)
+_JOINS = re.compile(r"\s*,?\s*(?:or|vs\.?|versus|against|and|/|;|\|)\s*", re.I)
 _LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # what "choice 1 is …" leaves
 _TP = re.compile(r"\(?\b(?:tp|pp)\s*=?\s*\d+\)?|\bzero[- ]?(?:stage[- ]?)?[0-3]\b|\bfsdp(?:\s+full\s+shard)?\b", re.I)
 _COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|weighing)\b", re.I)
@@ -51,12 +52,13 @@ _PICKED = re.compile(
     r"sticking with|stick with|for the single|for|if we go|if we use|give me|just|only)\s+"
     r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,5}?)\s*(?=[—,:;.?!(]|\s-\s|$)"
     r"|\b(?:of|on|for|does|do|need|needs)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
-    r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?\?"
+    r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?(?:\?|\s*$)"  # ("… days on the v100s")
     # "— the single-card int4 route, does it fit?", "the zero-3 variant —", "on the h200 rental", "the gaudi's peak"
-    r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under|need|want)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
+    r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under|need|want|is|are)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
     r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice|one|"
-    r"side|number|nubmer|figure|value)\b"
-    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)(?:'s\b|\s+(?:please|pls|plz)\b)",
+    r"side|number|nubmer|figure|value|kv|cache)\b"
+    # "the gaudi's peak", "the v4 please", and one said last: "mi300x vs b200, the amd"
+    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)(?:'s\b|\s+(?:please|pls|plz)\b|\s*[?!.]?\s*$)",
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1, "1st": 0, "2nd": 1, "secnd": 1, "frist": 0, "ltter": 1,
           "lattr": 1, "formr": 0}
@@ -67,6 +69,10 @@ _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<sm
 # (or fewer) GPUs
 _BY_COUNT = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))\s+"
                        r"(?:cluster|group|layout|setup|job|fleet|deployment|node\s+count|slice|pod)\b", re.I)
+# "cache size for the smaller batch" (batch 64 vs batch 128), "the bigger batch one": the option with fewer (or more)
+# sequences at once
+_BY_BATCH = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest|higher)|(?P<small>smaller|smallest|lower))\s+"
+                       r"(?:batch|concurrency|user\s+count)\b", re.I)
 # "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
 _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
                         r"(?:\s+(?:of\s+the\s+two|one|run|job|context|prompt|request|sequence|ctx|window|option))\b", re.I)
@@ -217,7 +223,7 @@ def _either_side(question: str) -> list[tuple[int, int]] | None:
         left_start, left_end = sep.start("left"), sep.end("left")
     else:
         sep = _SEPARATOR.search(question)
-        if sep is None:
+        if sep is None or "|" in sep.group() and question.count("|") > 1:
             return None
         # (a colon ends the setup the options share: "on 500B tokens: 96 gaudi 3 …, or 64 tpu v5p …")
         left_start = max((m.end() for m in _LEFT_START.finditer(question, 0, sep.start())), default=0)
@@ -271,6 +277,9 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_count = _BY_COUNT.search(question, options[-1][1] - 1)
     if by_count:
         return _by_gpus(question, options, bigger=bool(by_count.group("big")))
+    by_batch = _BY_BATCH.search(question, options[-1][1] - 1)
+    if by_batch:
+        return _by_gpus(question, options, bigger=bool(by_batch.group("big")), keys=("batch",))
     by_length = _BY_LENGTH.search(question, options[-1][1] - 1)
     if by_length:
         return _by_tokens(question, options, longer=bool(by_length.group("long")))
@@ -322,10 +331,17 @@ def _words(text: str) -> set[str]:
 
 def _holds(word: str, option_words: set[str]) -> bool:
     """An option holds a pick's word as typed, in the plural ("the a40s"), with an o typed for a 0 ("the h2oo pair",
-    "the 509o"), or mistyped when the word is long enough to tell ("the trainum option" for "1024 trainium2")."""
-    return (word in option_words or word.endswith("s") and word[:-1] in option_words
-            or bool(re.search(r"\d", word)) and word.replace("o", "0") in option_words
-            or len(word) >= 5 and any(fuzz.ratio(word, w) >= 85 for w in option_words))
+    "the 509o"), or mistyped when the word is long enough to tell ("the trainum option" for "1024 trainium2"; a
+    mistyped word with digits keeps them: "zero3" is no "zero" of "zero-2")."""
+    if (word in option_words or word.endswith("s") and word[:-1] in option_words
+            or bool(re.search(r"\d", word)) and word.replace("o", "0") in option_words):
+        return True
+    alike = [w for w in option_words if len(word) >= 5 and fuzz.ratio(word, w) >= 85]
+    return any(_digits(w) == _digits(word) for w in alike) if _digits(word) else bool(alike)
+
+
+def _digits(word: str) -> str:
+    return re.sub(r"\D", "", word)
 
 
 def _vendors(names: set[str]) -> set[str]:
@@ -376,14 +392,16 @@ def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> i
     return _the_one_most(lengths, longer)
 
 
-def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool) -> int | None:
-    """The option with the most (or fewest) GPUs, counted as said ("4 nodes x 8 h100" is 32, "across 8 h200" 8);
-    None unless each option counts some and the counts differ."""
+def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool,
+             keys: tuple[str, ...] = ("gpus", "ranks", "nodes")) -> int | None:
+    """The option with the most (or fewest) GPUs, counted as said ("4 nodes x 8 h100" is 32, "across 8 h200" 8), or
+    of the counts of `keys` ("batch 64"); None unless each option counts some and the counts differ."""
     totals = []
     for start, end in options:
         tags = tag(question[start:end]).tags
-        counts = [t.value for t in tags if t.label == "COUNT" and t.key in ("gpus", "ranks", "nodes")
-                  or t.label == "NUMBER" and _counts_a_part(t, tags)]
+        counts = [t.value for t in tags if t.label == "COUNT" and t.key in keys
+                  or "gpus" in keys and t.label == "NUMBER" and _counts_a_part(t, tags)
+                  or t.label == "NUMBER" and any(c.label == "CUE" and c.key in keys and c.end == t.start for c in tags)]
         if not counts:
             return None
         totals.append(math.prod(counts))
