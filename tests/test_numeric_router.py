@@ -2713,6 +2713,27 @@ def test_options_picked_in_haste_second_batch(question, calculator, expected):
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+# batch 186 (dev, after batch 193's fixes): a part picked by its brand or architecture, the option ending at the
+# colon before the ask, a mistyped name in the pick that only restates the option
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("mistral 7b fp16 batch 32, 2k ctx, fp16 kv — l40s vs rtx 4090: aggregate tok/s on the geforce card", "decode",
+     {"gpu": "rtx-4090", "batch": 32}),
+    ("llama 3.1 70b fp8 on 2 h100 or 2 mi300x, free per gpu on the instinct pair?", "memory",
+     {"gpu": "mi300x", "gpus": 2}),
+    ("mixtral 8x22b / llama 3 70b, 20 sessions @ 4k, fp8 kv: total for the mixtrl one", "kv_cache",
+     {"model": "mixtral-8x22b", "batch": 20}),
+])
+def test_an_option_picked_by_brand_or_a_mistyped_name(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
+def test_what_n_of_them_counts_and_a_digit_ending_a_name():
+    # "r1 reasoning traces": the 1 of "r1" counts nothing; "20 of them" are 20 traces
+    _assert_routed("r1 reasoning traces, 20 of them at 64k each, fp8 latent cache (deepseek r1) — total kv?", "kv_cache",
+                   {"model": "deepseek-r1", "batch": 20, "context": 65536})
+
+
 def test_an_option_picked_last_with_no_question_mark_is_still_said_unknown():
     routed = route_numeric("llama 3.1 8b on 1T tokens, 256 h100 vs 256 v100, bf16 40% mfu, days on the v100s")
     assert isinstance(routed, UnknownGpu) and routed.name == "v100"

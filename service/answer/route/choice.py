@@ -18,6 +18,7 @@ from rapidfuzz import fuzz
 
 from calculators.registry import gpus, models
 
+from .described import traits_of
 from .tagger import tag
 
 _LABEL = (r"(?:option|plan|config|cluster|setup|layout|route|choice|proposal|box|candidate|variant|scenario|quote|"
@@ -39,6 +40,7 @@ _TP = re.compile(r"\(?\b(?:tp|pp)\s*=?\s*\d+\)?|\bzero[- ]?(?:stage[- ]?)?[0-3]\
 _COMPARING = re.compile(r"\b(?:(?:we'?re|i'?m)\s+)?(?:comparing|torn between|weighing)\b", re.I)
 _CLAUSE_END = re.compile(r"(?:[.;?!](?=\s|$)|—|\s-\s|,\s)")
 _LEFT_START = re.compile(rf"{_CLAUSE_END.pattern}|:\s")
+_ASK_AFTER_COLON = re.compile(r":\s")
 _SENTENCE_END = re.compile(r"[.;?!](?:\s|$)|—|\s-\s")
 _ORDINAL = re.compile(r"\b(?:the\s+)?(first|second|former|latter|1st|2nd)\s+(?:one|option|layout|route|setup|plan|config|"
                       r"choice|cluster|run|model|job|deployment)\b|\bthe\s+(former|latter|ltter|lattr|formr)\b"
@@ -78,7 +80,8 @@ _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(
                         r"(?:\s+(?:of\s+the\s+two|one|run|job|context|prompt|request|sequence|ctx|window|option))\b", re.I)
 # a part picked by its vendor ("on the amd box", "the intel part"): the vendor is no part of the question after
 _VENDORS = {"nvidia", "amd", "intel", "google", "aws", "amazon"}
-_VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon)\s+(?:part|one|box|pair|side|option|gpus?|cards?|"
+_VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon|geforce|instinct|hopper|blackwell|ampere|ada)\s+"
+                          r"(?:part|one|box|pair|side|option|gpus?|cards?|"
                           r"chips?|route|setup|node|nodes)\b", re.I)
 _THE_MISTYPED = re.compile(r"\b(?:teh|hte)\b", re.I)
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
@@ -111,7 +114,8 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
         pieces.append(", " if i and _JOINS.fullmatch(between) else between)
         pieces.append(question[start:end] if i == picked else _without_kinds(question[start:end], kept_kinds))
         at = end
-    pieces.append(_without_restated_figures(question[at:], question[keep[0]:keep[1]]))
+    kept = question[keep[0]:keep[1]]
+    pieces.append(_without_restated_names(_without_restated_figures(question[at:], kept), kept))
     # "option A:" before each option (a letter and a colon would read as a quiz item's answer options) and the
     # words that say options are weighed go too
     out = _COMPARING.sub(" ", _LABEL_SAID.sub(" ", _LABELLED.sub(" ", _LETTER.sub(" ", "".join(pieces)))))
@@ -128,6 +132,17 @@ _FIGURE_WORD = re.compile(r"(?<=\bthe\s)\d+(?:\.\d+)?\s*[a-z]{0,2}(?=\s*(?:[?.!,
 def _without_restated_figures(ask: str, kept: str) -> str:
     """"… for the 20b?", "give me the 40gb": a figure that points at the picked option is no figure of the ask."""
     return _FIGURE_WORD.sub(lambda m: "it" if m.group().replace(" ", "").lower() in _words(kept.lower()) else m.group(), ask)
+
+
+def _without_restated_names(ask: str, kept: str) -> str:
+    """"total for the mixtrl one": a name in the ask that only restates the picked option (as typed, in part, or
+    mistyped) is no second model or part."""
+    kept_words, kept_names = _words(kept.lower()), _names(kept)
+    for t in tag(ask).tags:
+        if t.label in ("MODEL", "GPU", "UNKNOWN_MODEL", "UNKNOWN_GPU") and t.key not in kept_names and all(
+                _holds(w, kept_words) for w in re.findall(r"[\w.+-]+", t.text.lower())):
+            ask = _without_said(ask, t.text)  # (the option's own name said again is left: it names that option)
+    return ask
 
 
 def _without_kinds(span: str, kinds: set[tuple[str, str]]) -> str:
@@ -228,8 +243,10 @@ def _either_side(question: str) -> list[tuple[int, int]] | None:
         # (a colon ends the setup the options share: "on 500B tokens: 96 gaudi 3 …, or 64 tpu v5p …")
         left_start = max((m.end() for m in _LEFT_START.finditer(question, 0, sep.start())), default=0)
         left_end = sep.start()
-    right_end = _CLAUSE_END.search(question, sep.end())
-    return [(left_start, left_end), (sep.end(), right_end.start() if right_end else len(question))]
+    # (the right side ends with its clause, or at a colon before the ask: "l40s vs rtx 4090: aggregate tok/s …")
+    ends = [m.start() for m in (_CLAUSE_END.search(question, sep.end()), _ASK_AFTER_COLON.search(question, sep.end()))
+            if m]
+    return [(left_start, left_end), (sep.end(), min(ends, default=len(question)))]
 
 
 def _unlike_sides(question: str, options: list[tuple[int, int]]) -> bool:
@@ -302,6 +319,10 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         # a vendor for its part ("on the amd pair", "the intel part", "the nvidia box")
         vendors = words & _VENDORS
         holding = [i for i in apart if vendors & _vendors(names_held(i))] if vendors else []
+        if len(holding) == 1:
+            return holding[0]
+        # an architecture or brand for its part ("on the geforce card", "the hopper one", "the instinct pair")
+        holding = [i for i in apart if any(words & traits_of(key) for key in names_held(i))]
         if len(holding) == 1:
             return holding[0]
         # a family for one of its members ("on the trainium side" picks "trn2 chips", "the mistral number" "mistral 7b")

@@ -342,6 +342,28 @@ _VENDOR_PARTS = {"nvidia": ["h100-sxm", "a100-80gb", "l40s"], "amd": ["mi300x", 
                  "intel": ["gaudi-3"], "google": ["tpu-v5e", "tpu-v5p", "tpu-v6e"]}
 
 
+# the words a family goes by, beyond its vendor and architecture ("the instinct pair", "on the geforce card")
+_BRANDS = {"amd": {"instinct"}, "google": {"tpu"}, "aws": {"amazon", "trainium"}, "intel": {"gaudi", "habana"}}
+
+
+def traits_of(gpu_key: str) -> set[str]:
+    """The words that pick a registry part by its kind: vendor, architecture, brand, marks ("hopper", "geforce")."""
+    return _TRAITS_BY_KEY.get(gpu_key, set())
+
+
+def _traits_by_key() -> dict[str, set[str]]:
+    from calculators.registry import find_gpu
+    out = {}
+    for name, (vendor, arch, _, marks, _) in _PARTS.items():
+        spec = find_gpu(name)
+        if spec is not None:
+            out[spec.id] = {vendor, arch, *marks, *_BRANDS.get(vendor, set())}
+    return out
+
+
+_TRAITS_BY_KEY = _traits_by_key()
+
+
 def closest_to_unlisted(name: str) -> list[str] | None:
     """The parts offered for a described card that fits none ("unlisted card of amd": AMD's parts)."""
     if not name.lower().startswith(UNLISTED):

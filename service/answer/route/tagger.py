@@ -932,6 +932,7 @@ def _typed_form(question: str) -> str:
     text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
     text = _OF_THESE.sub(lambda m: f"{m.group('n') or m.group('m')} GPUs", text)  # "L40S, 48 GB … i have 4 of these"
+    text = _OF_THEM_COUNTED.sub(r"\g<noun>, \g<n> \g<noun>", text)  # "reasoning traces, 20 of them at 64k each"
     text = _FOR_CONTEXT.sub(" ", text)  # "for context: a100 40gb, …" gives no context length
     text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
     text = _FEW_OF.sub(r"\1 ", text)  # "a couple of chats", "a pair of nodes": the count, next to its noun
@@ -985,6 +986,10 @@ def _per_byte(m: re.Match) -> str:
 _OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b|"
                        r"\s+(?:concurrently|at\s+once|in\s+flight|in\s+parallel|simultaneously|at\s+a\s+time)\b)"
                        r"|(?:(?<=over )|(?<=onto )|(?<=across ))(?P<m>\d+)\s+of\s+them\b", re.I)
+
+# what "N of them" counts, named just before it: "r1 reasoning traces, 20 of them at 64k each" is 20 traces
+_OF_THEM_COUNTED = re.compile(r"\b(?P<noun>(?:traces|requests|sequences|sessions|chats|conversations|prompts|users|"
+                              r"streams|rollouts|agents|documents|queries)),?\s+(?P<n>\d+)\s+of\s+them\b", re.I)
 
 # syncing gradients across data-parallel ranks is an all-reduce (syncing weights to another engine is not)
 _GRADIENT_SYNC = re.compile(r"\bsync(?:ing|hroni[sz]e|hroni[sz]ing)?\s+(?P<what>(?:[\w-]+\s+){0,3}?(?:gradients|grads)\b)",
@@ -1298,7 +1303,11 @@ def _number_tags(doc: Doc, matcher: Matcher, covered: set[int], cues: list[tuple
             continue
         if any(doc[k].text in ("-", "–") and doc[k - 1].whitespace_ for k in range(start + 1, end)):
             continue  # "at mfu 0.25 - days?": a dash between clauses, not the hyphen of "10-day"
-        spans.append(Span(doc, start, end, label=doc.vocab.strings[match_id]))
+        label = doc.vocab.strings[match_id]
+        if (label.startswith("COUNT") and start and len(doc[start - 1]) == 1 and doc[start - 1].is_alpha
+                and not doc[start - 1].whitespace_):
+            continue  # "r1 reasoning traces": the digit ends a name, it counts nothing
+        spans.append(Span(doc, start, end, label=label))
     tags = []
     taken: set[int] = set()
     for span in filter_spans(spans):
