@@ -1950,6 +1950,70 @@ netapp fy2026 revenue, did it beat the 6.57b from fy25? | no_answer | intent
 together charges 3.50/M tokens for llama 405b, is fireworks cheaper | no_answer | intent,units
 nvda dropped 17% the day deepseek r1 came out, was that bc of the 2.788M gpu hours figure | no_answer | intent,training
 mi300x infinity fabric is 896 GB/s per gpu, is that per direction like nvlink's 450 or bidirectional | no_answer | non_nvidia,units
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --max-model-len 131072 --gpu-memory-utilization 0.9 on 4x h100, p99 of our reqs is like 14k tokens. is 128k max-model-len dumb here? | retrieval | template,intent
+turned on --enforce-eager on 1x h100 serving llama 3.1 8b bf16 and batch 1 went from ~190 tok/s to ~95, why would one flag halve it | retrieval | template,intent,units
+sglang --mem-fraction-static 0.88 on a h100 80gb, startup log says only 3 gb free. raise it or lower it? whats the free mem the docs want to see | retrieval | template,intent
+dsv3 fp8 on 8x h200 sglang, decode log says token usage 0.70, #queue-req 400, running-req 180. which flag do i change first | retrieval | template,alias,intent
+vllm --max-num-seqs 400 with --max-num-batched-tokens 512 on llama 3.1 8b h100, new requests take forever to get a first token while running decodes look fine. whats going on | retrieval | template,intent
+l3.1 405b bf16 over two nodes of eight h100 each: tp16 straight across both or tp8 inside + pp2 across? which is less bad for decode latency | retrieval | alias,topology,word_numbers,intent
+eagle spec decode on llama 3.1 70b fp8 h100s: ~2.7x faster at batch 1 but at batch 64 its slower than no spec at all. normal or did i misconfig | retrieval | intent
+awq int4 vs fp8 for llama 3.1 70b on 2x h100 with ~128 concurent users, int4 is half the bytes so its deffo faster right? | retrieval | typo,intent,ambiguous
+gpt-oss-120b mxfp4 on 4x h100 80g, thinking of upcasting to bf16 (~234 gb) for better quality since hopper has no native fp4. good idea? | retrieval | intent,units
+deepseek v3 on 8xh200: --tp-size 8 alone vs --tp-size 8 --enable-dp-attention, why does evry guide add dp attention for this model | retrieval | template,typo,intent
+should i set NCCL_ALGO=Tree for 1mb allreduces on 1024 ranks and Ring for the 1gb grads on 64, or just let nccl pick | retrieval | collective_new,template,intent
+all_reduce_perf on 8 nodes x 8 h100, one 400g nic per gpu, busbw at 1GB is only 16.7 GB/s and every node passed its health check. where do i start looking | retrieval | collective_new,topology,units
+NCCL_DEBUG=INFO on our 16 node h100 job prints NET/Socket not NET/IB and theres no GDRDMA on the channel lines. is that why allreduce is ~3x slow | retrieval | template,intent
+fsdp FULL_SHARD vs HYBRID_SHARD for llama 3.1 8b on 4 nodes x 8 h100 but only 100gbe between nodes, which one | retrieval | training,topology,template
+qwen2.5 72b fp8 on trainium2 vs a h100, the specs look fine on paper. whats the catch with neuron sdk and the static shapes thing | retrieval | non_nvidia,intent
+8 pipeline stages, 16 microbatches: gpipe vs 1f1b vs interleaved vs zero bubble, which schedule is actualy worth the complexity | retrieval | training,typo,intent
+full recompute vs selective activation checkpointing for llama 3.1 70b at 4096 seq on 64 h100s, which keeps mfu higher and why | retrieval | training,intent
+getting ~38% mfu on 1024 h100 for a 70b dense bf16 run, boss says thats bad. is it? what did llama 3 and megascale report | retrieval | training,intent
+nvidia-smi 100% util but dcgm tensor active 0.1 and dram active 0.8 on my vllm box decoding l3.1 8b. is the gpu busy or idle lol | retrieval | alias,intent
+dcgm pipe tensor active 0.46 but my 6ND math says 38.5% mfu at 900 tok/s/gpu on a 70b. which number is lying | retrieval | training,intent,units
+three llama 3.1 8b bf16 services on one h100: 3x mig 2g.20gb vs time slicing the whole card. which for a customer facing api | retrieval | word_numbers,intent
+rtx pro 6000 96gb vs h100 80gb sxm for a llama 3.1 8b internal tool, latency not super critical. which would u buy | retrieval | intent
+qwen2.5 72b bf16 on one mi300x 192gb vs 2x h200 tp2. amd looks great on paper but is rocm gonna bite me | retrieval | non_nvidia,intent
+b200 slide says fp4 sparse is ~4.5x h100 fp8 sparse. will my single user chat on llama 3.1 70b get 4.5x faster tokens? | retrieval | intent,ambiguous
+vendor claims 10,000 output tok/s for llama 3.1 8b on one h100 @ 64 concurrent, ~1500 ctx avg. what unstated setting could make that possible | retrieval | intent,units
+multi turn agent traffic, 4k token shared system prompt, 8x h100: tensorrt-llm vs vllm vs sglang, which engine do i start with | retrieval | intent
+we run 2 replicas of llama 3.1 70b on 4xh100 each, prompts ~500 tokens. is disaggregating prefill and decode worth it for us | retrieval | intent,topology
+why does everyone disaggregate deepseek v3 but rarely llama 3.1 70b? is 70,272 vs 327,680 bytes per token the reason | retrieval | intent,quantity_of_model
+--kv-cache-dtype fp8 vs auto on llama 3.1 70b tp4 h100s, what does it actually buy me and will quality tank | retrieval | template,intent
+llama 3.1 70b has 64 query heads so why does everyone say tp caps at 8? why not tp16 or tp32 on a nvl72 | retrieval | quantity_of_model,intent,topology
+ddp, 1.5b model, 64 h100s, 16k tokens per gpu, default 25mb buckets. is the grad allreduce hidden behind backward or should i mess with bucket_cap_mb | retrieval | training,template,units
+quantum-x800 xdr vs spectrum-x 800g ethernet for ~2k gpus, both 800gb/s so whats the actual diffrence | retrieval | topology,units,typo
+rocev2 fabric, 512 h100s, during allreduce the pfc pause counters climb but almost no ecn marks or cnps. what does that pattern mean | retrieval | topology,intent
+what does NCCL_NET_GDR_LEVEL actually do? the nic for gpu3 hangs off the other cpu socket on our 8x h100 box | retrieval | template,topology
+image model on 1024 gpus stuck at 60% util, dataloader num_workers=8 pin_memory=True, jpeg decode on cpu. is it the loader and what do i change | retrieval | training,template
+groq needs six hundred-ish chips for a 70b model vs eight h100s. why would anyone pick that, whats the actual win | retrieval | non_nvidia,word_numbers,intent
+spot h100s at ~60% off for a 64 gpu 3 week training run, checkpoint every 2h. does spot actually pay or is it a trap | retrieval | training,intent
+8-gpu pod stuck Pending on k8s, cluster shows 40 free gpus total spread over 12 nodes. why wont it schedule | retrieval | intent,topology
+sbatch -N 16 --gres=gpu:8 sitting in PD (Priority) for hours while 1 node jobs start instantly. is backfill screwing me | retrieval | template,intent
+two 96 pod training jobs on a 128 gpu cluster, each got ~64 pods and both hang at the barrier. kueue vs volcano, which fixes this | retrieval | training,intent
+xid 79 on one gpu mid run of a 1024 gpu job (fell off the bus). retry on the same node or drain it | retrieval | intent
+row remap pending on gpu5 of an h100 node in a 4096 gpu pretraining run, reset now or wait till the next checkpoint? | retrieval | training,intent
+one gpu in a 512 h100 job shows hw slowdown throttle, clocks ~20% lower, and the whole job's step time went up ~20%. expected or a seperate problem? | retrieval | training,typo,intent
+fa2 vs fa3 on h100 for head dim 128 bf16 training, what did flashattention-3 actually change to get faster | retrieval | alias,training,intent
+torch.compile mode=reduce-overhead, seq len varies 512 to 4096 every step and its recompiling nonstop. what do i set | retrieval | template,intent
+moe layer with 256 experts needs a grouped gemm on h100s: write it in triton, use cutlass, or just cublas? | retrieval | intent
+prefix caching on, 4000 tok system prompt, 16 replicas behind a round-robin lb, hit rate ~6%. why so low | retrieval | intent,units
+deepseek v3 with ep across 4 nodes of h800: deepep normal kernels vs low latency kernels, which one for prefill and which for decode | retrieval | collective_new,topology,intent
+whats lambda and runpod charging right now for 8x h100 sxm, is $2.49/gpu/hr still the going rate or can i get ~$1.99 | no_answer | intent,units
+aws p5.48xlarge (8x h100) on demand vs 1 yr reserved in us-east-1, what's the actual hourly list price rn | no_answer | intent,alias
+when does vera rubin nvl144 actually ship? deciding whether to sign for gb300 nvl72 racks for q3 or wait ~9 months | no_answer | intent
+amd mi450 helios rack with 432gb hbm4, when is it out and is it worth waiting for over 8x mi355x 288gb now | no_answer | non_nvidia,intent
+serving llama 3.1 405b fp8 on 8x h200 for an app with ~900M monthly users, does the llama 3.1 community licence 700M MAU clause hit us | no_answer | quantity_of_model,intent
+qwen2.5-72b vs deepseek-v3 weights, which licence lets us finetune on customer data and sell the finetuned 72b / 671b model | no_answer | quantity_of_model,intent
+vllm 0.6.3 with --kv-cache-dtype fp8_e5m2 on 4x l40s spits gibberish for llama 3.1 70b awq, known bug? fixed in 0.6.4? | no_answer | template,intent
+nccl 2.21.5 hangs in ncclCommInitRank on 16 h100 nodes, driver 550.54.15 cuda 12.4. downgrade to 2.19.3 or is there a patch | no_answer | template,intent
+flash-attn 2.6.3 wheel throws undefined symbol with torch 2.5.1+cu124 on h100, which version combo actualy works | no_answer | typo,template
+sglang 0.3.5 with --enable-dp-attention on dsv3 8x h200 dies with illegal memory access after ~2h, known issue in that release? | no_answer | template,alias
+ollama llama3.1:70b q4_K_M vs q5_K_M gguf on 2x rtx 4090 24gb, which quant is better quality for coding | no_answer | alias,intent
+whats an 8x h100 hgx box gonna resell for in 2027, will it still fetch ~100k used or is it worth selling now | no_answer | intent
+gcp tpu v5p price per chip-hour vs a3 mega h100 pricing for a 70b pretrain, which is cheaper per token right now | no_answer | non_nvidia,training,intent
+intel gaudi 3 128gb hbm vs h100 80gb for llama 3.1 70b bf16 serving, is gaudi any good or nah | no_answer | non_nvidia,intent
+pytorch 2.5 fsdp2 + compile is ~15% slower per step than 2.4 on llama 3.1 8b across 32 h100s, known regression? | no_answer | training,intent
+coreweave vs nebius b200 price per gpu-hour in 2026 and the minimum contract length for 256 gpus | no_answer | intent,units
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -1970,7 +2034,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 55  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-193
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 59  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-197
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
