@@ -2728,6 +2728,30 @@ def test_an_option_picked_by_brand_or_a_mistyped_name(question, calculator, expe
     assert any(note.startswith("read as the option asked about") for note in routed.assumed)
 
 
+# batch 194 (dev): a model picked by its maker or kind, "with the fewer gpus", "r1 pls", "time with xdr", and options
+# in an "or" after a semicolon that closes the shared setup
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("checkpoint size (bf16 weights + fp32 master + adam m and v) for qwen 2.5 7b or llama 3.1 8b? the meta one pls",
+     "memory", {"model": "llama-3.1-8b", "primary": "checkpoint_bytes"}),
+    ("fp16 kv bytes per token, mistral 7b vs mixtral 8x7b. the moe one?", "kv_cache", {"model": "mixtral-8x7b"}),
+    ("llama 3.1 8b on 2T tokens, bf16 @ 40% mfu. 512 h100 or 256 h200 — days with the fewer gpus?", "training",
+     {"gpu": "h200", "gpus": 256}),
+    ("fp8 kv per tokn — llama 3.1 405b or deepseek r1? r1 pls", "kv_cache", {"model": "deepseek-r1"}),
+    ("2 nodes x 8 h100, nvlink inside, flat ring allreduce of 4 GB. ndr or xdr between the nodes (one nic per gpu) — "
+     "time wiht xdr?", "collective", {"inter_link": "ib-xdr", "algorithm": "ring"}),
+    ("llama 3 8b on 15T tokens in bf16 at 45% mfu; 1024 tpu v5p or 2048 tpu v5e. days on teh v5e pod?", "training",
+     {"gpu": "tpu-v5e", "gpus": 2048, "primary": "time_s"}),
+])
+def test_an_option_picked_by_maker_kind_or_count(question, calculator, expected):
+    routed = _assert_routed(question, calculator, expected)
+    assert any(note.startswith("read as the option asked about") for note in routed.assumed)
+
+
+def test_a_model_picked_by_its_maker_we_lack_is_said_unknown():
+    routed = route_numeric("bf16 kv per token, gemma 3 27b vs qwen 2.5 72b. the google one?")
+    assert isinstance(routed, UnknownModel) and "gemma" in routed.name
+
+
 def test_what_n_of_them_counts_and_a_digit_ending_a_name():
     # "r1 reasoning traces": the 1 of "r1" counts nothing; "20 of them" are 20 traces
     _assert_routed("r1 reasoning traces, 20 of them at 64k each, fp8 latent cache (deepseek r1) — total kv?", "kv_cache",

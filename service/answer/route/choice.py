@@ -28,7 +28,8 @@ _LABELLED = re.compile(rf"\b{_LABEL}(?:\s*[:=])?(?=\s*(?:\S|$))(?<=[:=])|\b{_LAB
                        r"|\b(first|second)(?:\s+(?:candidate|option|setup|plan|choice))?\s*:", re.I)
 _ASKED_LABEL = re.compile(rf"\b{_LABEL}", re.I)
 # ("… / …", "…; …", "2x h200 | 2x mi325x": a bar only where it is the one in the question, not a table's)
-_SEPARATOR = re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+|\s+/\s+|;\s+|\s+\|\s+", re.I)
+# (a word parts the options before a mark does: "… at 45% mfu; 1024 tpu v5p or 2048 tpu v5e" has its options in "or")
+_SEPARATORS = (re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+", re.I), re.compile(r"\s+/\s+|;\s+|\s+\|\s+"))
 # "torn between 4 l40s and 2 h100 nvl", "comparing gpt-oss-20b and gpt-oss-120b", "candidates are an l40s and an h100",
 # "two runs, a gpt oss 20b finetune and a llama 3 70b finetune"
 _BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:|(?:two|both)\s+(?:runs|models|jobs|"
@@ -53,14 +54,15 @@ _PICKED = re.compile(
     r"|\b(?:going with|go with|taking|take|starting with|let'?s say|let'?s go with|picking|choosing|settled on|"
     r"sticking with|stick with|for the single|for|if we go|if we use|give me|just|only)\s+"
     r"(?:the\s+)?(?P<y>[\w.+-]+(?:\s+[\w.+-]+){0,5}?)\s*(?=[—,:;.?!(]|\s-\s|$)"
-    r"|\b(?:of|on|for|does|do|need|needs)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
+    r"|\b(?:of|on|for|does|do|need|needs|with|wiht|over|using)\s+(?:(?:the|one|a|an)\s+)?(?P<z>[\w.+-]+(?:\s+[\w.+-]+)?)(?:\s+one)?"
     r"(?:\s+(?:need|needs|gpu|card|chip)\b)?(?:\s+(?:in|at)\b[^?]*)?(?:\?|\s*$)"  # ("… days on the v100s")
     # "— the single-card int4 route, does it fit?", "the zero-3 variant —", "on the h200 rental", "the gaudi's peak"
     r"|(?:^|[—:;.?!]\s*|,\s*|\s-\s|\b(?:on|for|with|in|under|need|want|is|are)\s+)the\s+(?P<w>[\w.+-]+(?:\s+[\w.+-]+){0,2}?)\s+"
     r"(?:option|route|setup|layout|config|plan|path|variant|case|box|rental|run|pair|cluster|build|proposal|choice|one|"
     r"side|number|nubmer|figure|value|kv|cache)\b"
     # "the gaudi's peak", "the v4 please", and one said last: "mi300x vs b200, the amd"
-    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)(?:'s\b|\s+(?:please|pls|plz)\b|\s*[?!.]?\s*$)",
+    r"|\bthe\s+(?P<p>[\w.+-]+(?:\s+[\w.+-]+)?)(?:'s\b|\s+(?:please|pls|plz)\b|\s*[?!.]?\s*$)"
+    r"|(?:^|[—:;.?!,]\s*)(?P<q>[\w.+-]+(?:\s+[\w.+-]+)?)\s+(?:please|pls|plz)\s*[?!.]?\s*$",  # "…? r1 pls"
     re.I)
 _ORDER = {"first": 0, "former": 0, "second": 1, "latter": 1, "1st": 0, "2nd": 1, "secnd": 1, "frist": 0, "ltter": 1,
           "lattr": 1, "formr": 0}
@@ -75,6 +77,9 @@ _BY_COUNT = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<s
 # sequences at once
 _BY_BATCH = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest|higher)|(?P<small>smaller|smallest|lower))\s+"
                        r"(?:batch|concurrency|user\s+count)\b", re.I)
+# "days with the fewer gpus", "the setup with fewer gpus", "on the one with more chips"
+_BY_FEWER = re.compile(r"\bwith\s+(?:the\s+)?(?:(?P<big>more|most)|(?P<small>fewer|fewest|less))\s+"
+                       r"(?:gpus|chips|cards|nodes|accelerators)\b", re.I)
 # "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
 _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
                         r"(?:\s+(?:of\s+the\s+two|one|run|job|context|prompt|request|sequence|ctx|window|option))\b", re.I)
@@ -237,7 +242,7 @@ def _either_side(question: str) -> list[tuple[int, int]] | None:
     if sep is not None:  # the left side is what follows "between"
         left_start, left_end = sep.start("left"), sep.end("left")
     else:
-        sep = _SEPARATOR.search(question)
+        sep = _SEPARATORS[0].search(question) or _SEPARATORS[1].search(question)
         if sep is None or "|" in sep.group() and question.count("|") > 1:
             return None
         # (a colon ends the setup the options share: "on 500B tokens: 96 gaudi 3 …, or 64 tpu v5p …")
@@ -291,7 +296,7 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_size = _BY_SIZE.search(question, options[-1][1] - 1)
     if by_size:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
-    by_count = _BY_COUNT.search(question, options[-1][1] - 1)
+    by_count = _BY_COUNT.search(question, options[-1][1] - 1) or _BY_FEWER.search(question, options[-1][1] - 1)
     if by_count:
         return _by_gpus(question, options, bigger=bool(by_count.group("big")))
     by_batch = _BY_BATCH.search(question, options[-1][1] - 1)
@@ -306,7 +311,7 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         return held[i] if i in held else held.setdefault(i, _names(question[options[i][0]:options[i][1]]))
 
     for m in _PICKED.finditer(question, options[-1][1] - 1):
-        said = next(g for g in m.group("x", "y", "z", "w", "p") if g is not None)
+        said = next(g for g in m.group("x", "y", "z", "w", "p", "q") if g is not None)
         words = {w for w in re.findall(r"[\w.+-]+", said.lower())} - _STOP
         if not words:
             continue
@@ -323,6 +328,10 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
             return holding[0]
         # an architecture or brand for its part ("on the geforce card", "the hopper one", "the instinct pair")
         holding = [i for i in apart if any(words & traits_of(key) for key in names_held(i))]
+        if len(holding) == 1:
+            return holding[0]
+        # a model by its maker or its kind ("the meta one", "the google one", "the moe one")
+        holding = [i for i in apart if _by_maker_or_kind(words, question[options[i][0]:options[i][1]], names_held(i))]
         if len(holding) == 1:
             return holding[0]
         # a family for one of its members ("on the trainium side" picks "trn2 chips", "the mistral number" "mistral 7b")
@@ -363,6 +372,21 @@ def _holds(word: str, option_words: set[str]) -> bool:
 
 def _digits(word: str) -> str:
     return re.sub(r"\D", "", word)
+
+
+_MAKER_FAMILIES = {"meta": ("llama",), "google": ("gemma",), "alibaba": ("qwen",), "mistral": ("mistral", "mixtral"),
+                   "openai": ("gpt-oss", "oss"), "deepseek": ("deepseek",), "microsoft": ("phi",)}
+
+
+def _by_maker_or_kind(words: set[str], option: str, names: set[str]) -> bool:
+    """An option's model is picked by its maker (its family named in the option) or by being a mixture of experts."""
+    makers = {w.removesuffix("'s") for w in words} & set(_MAKER_FAMILIES)
+    if makers:
+        return any(family in option.lower() for maker in makers for family in _MAKER_FAMILIES[maker])
+    experts = [bool(models().entries[key].config.num_experts) for key in names if key in models().entries]
+    if words & {"moe", "sparse"}:
+        return any(experts)
+    return bool(words & {"dense"}) and bool(experts) and not any(experts)
 
 
 def _vendors(names: set[str]) -> set[str]:
