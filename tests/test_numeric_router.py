@@ -3613,3 +3613,25 @@ def test_a_pasted_settings_key_is_no_ask():
                    '"temperature": 0.3} counting only the fp8 weights, whats the smallest number of h200s that holds '
                    "them?", "memory", {"model": "deepseek-v3", "primary": "min_gpus"})
     assert route_numeric("temperature: 0.7 on llama 3.1 8b, why does the output get weird?") is None
+
+
+
+# pasted setups, third batch (batch 196, dev): maxtext's per-device batch × chips, TensorRT-LLM's --qformat, "cache size"
+def test_maxtext_per_device_batch_times_chips_gives_the_runs_tokens():
+    routed = _assert_routed("maxtext yml: model_name: llama3.1-8b / per_device_batch_size: 4 / max_target_length: 8192 "
+                            "/ steps: 20000 / dtype: bfloat16, on a v5p slice with 256 chips. mfu around 45%, wall "
+                            "clock?", "training", {"gpu": "tpu-v5p", "gpus": 256})
+    assert routed.inputs["tokens"] == 20000 * 4 * 256 * 8192
+
+
+def test_a_quantize_commands_qformat_is_the_weights_precision():
+    _assert_routed("python examples/quantization/quantize.py --model_dir ./Mixtral-8x22B-Instruct-v0.1 --dtype bfloat16 "
+                   "--qformat fp8 --kv_cache_dtype fp8 --tp_size 4 --output_dir ./ckpt/mixtral-8x22b-fp8-tp4\nroughly "
+                   "how many GB should the fp8 weights come to, all four shards added together?", "memory",
+                   {"model": "mixtral-8x22b", "precision": "fp8"})
+
+
+def test_cache_size_for_sequences_is_the_cache():
+    _assert_routed("vllm serve meta-llama/Llama-3.1-405B-Instruct-FP8 -tp 8 --max-model-len 131072 --max-num-seqs 4 "
+                   "--kv-cache-dtype auto\nweights are fp8 but auto leaves the kv in bf16. cache size for 4 seqs sitting "
+                   "at the full 131072?", "kv_cache", {"kv_precision": "bf16", "batch": 4, "context": 131072})

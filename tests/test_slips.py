@@ -55,6 +55,15 @@ def test_a_slipped_number_word_counts_what_it_counts():
      "states per chip?", "memory", {"gpu": "trainium2", "gpus": 64}),
     ("llama 3.3 70b int4 split over two ada 4090s (24gb each), weights only — how much vram free per card?", "memory",
      {"gpu": "rtx-4090", "gpus": 2}),
+    # batch 195 (dev): "l3.1 70" without its b, "ds-r1", "r1," opening the message, "h-100 nvl", "gaudi-three"
+    ("l3.1 70, 16 users each at 32k, int8 kv — total cache size", "kv_cache", {"model": "llama-3.1-70b", "batch": 16}),
+    ("ds-r1 fp8 on a trn2.48xlarge (16 trainium2 chips, tp16), bs 1, no kv — tok/s per seq", "decode",
+     {"model": "deepseek-r1", "gpus": 16}),
+    ("r1, one long reasoning trace at 128k, bf16 mla cache — how big", "kv_cache", {"model": "deepseek-r1"}),
+    ("h-100 nvl (the 94 gig pcie one), l3.1 8b fp16, 32 chats at 16k with fp16 kv — free mem on the card?", "memory",
+     {"gpu": "h100-nvl", "model": "llama-3.1-8b"}),
+    ("the first mistral 7b (v0.1) full finetune, mixed-precision adamw, zero stage 1 over 16 gaudi-three cards — "
+     "weights+grads+optimizer per card?", "memory", {"gpu": "gaudi-3", "gpus": 16}),
 ])
 def test_a_part_or_model_by_nickname_is_read(question, calculator, expected):
     routed = route_numeric(question)
@@ -75,3 +84,8 @@ def test_a_spelled_generation_keeps_its_count(question):
 def test_a_dictated_generation_is_still_read_by_dictation():
     assert route_numeric("what's the h b m bandwidth of one trainium two chip").inputs == {"gpu": "trainium2",
                                                                                          "primary": "bandwidth"}
+
+
+def test_a_llama_we_lack_by_its_shorthand_is_said_unknown():
+    routed = route_numeric("l3.2 3b bf16 weights, how many GB?")  # had been a bare 3B model, "13.2" left unused
+    assert routed.name == "llama 3.2 3b" and routed.message.startswith("I don't know that model")

@@ -512,6 +512,7 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
 
 
 _ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+(?:kv\s+)?cache(?:\s+size)?\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
+                             r"\bcache size (?:for|of)\b|"  # "cache size for 4 seqs sitting at the full 131072"
                              r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b|"
                              # the ask that ends the message: "— total kv?", "more than 250 GB of cache?"
                              r"\btotal kv\s*\?\s*$|\b(?:more|less|over|under) (?:than )?[\d.]+\s*[GT]i?B of (?:kv )?cache\s*\?", re.I)

@@ -101,6 +101,8 @@ _COMMAND_REWRITES = _compiled(re.I,
     # profilers: their options and a benchmark's GEMM shape ("--m 8192 --n 8192 --k 8192") are no inputs
     (r"\b(?:rocprofv3|rocprof|ncu|nsys(?:\s+profile)?)\b(?:\s+--?[\w-]+(?:[= ](?!--)[^\s-]\S*)?)*(?:\s+--(?=\s))?", ""),
     (r"--[mnk][= ]\d+\b", ""),
+    # TensorRT-LLM's quantize: the checkpoint's weights are in --qformat, not the --dtype they were read in
+    (r"--dtype[= ]\w+(?=[^\n]*--qformat)", ""), (r"--qformat[= ](fp8|int8|int4)\w*", r"\1 weights"),
     (r"--dtype[= ](\w+)", r"\1"), (r"--train_tokens[= ](\S+)", r"\1 tokens"),
     # Megatron: parallel sizes, sequence length, micro batch; the global batch and the run's length are no input of memory
     (r"--tensor-model-parallel-size[= ](\d+)\b", r"TP \1"), (r"--pipeline-model-parallel-size[= ](\d+)\b", r"PP \1"),

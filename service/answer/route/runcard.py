@@ -138,6 +138,8 @@ _GLOBAL_BATCH = _setting("global_batch_size", "train_batch_size", "gbs")
 _SEQ_LENGTH = _setting("seq_length", "seq_len", "max_seq_length", "max_seq_len", "sequence_length", "sequence_len",
                        "max_target_length", "cutoff_len", "seqlen")
 _SAMPLES = _setting("train_samples", "num_samples")
+_PER_DEVICE_BATCH = _setting("per_device_batch_size", "per_device_train_batch_size")
+_DEVICES = re.compile(rf"(?<![\w.,-]){_NUM}\s+(?:chips|gpus|devices|accelerators)\b", re.I)
 _EPOCH_COUNT = _setting("num_train_epochs", "num_epochs", "epochs")
 _DATASET_TOKENS = re.compile(rf"\b(?:dataset|corpus|data|data\s*set)\b[^.;?\n]{{0,24}}?(?<![\w.,]){_NUM}[- ]?tokens?\b|"
                              rf"(?<![\w.,]){_NUM}[- ]?tokens?\s+(?:dataset|corpus|of\s+data)\b", re.I)
@@ -152,8 +154,11 @@ def with_run_settings_as_tokens(text: str) -> str:
     if not _RUN_ASKED.search(text):
         return text
     steps, batch, seq, samples = (p.search(text) for p in (_STEPS, _GLOBAL_BATCH, _SEQ_LENGTH, _SAMPLES))
+    per_device, devices = _PER_DEVICE_BATCH.search(text), _DEVICES.search(text)
     if steps and batch and seq:
         factors = (steps, batch, seq)
+    elif steps and per_device and devices and seq:  # maxtext: the global batch is per device × devices
+        factors = (steps, per_device, devices, seq)
     elif samples and seq:
         factors = (samples, seq)
     else:
@@ -164,7 +169,8 @@ def with_run_settings_as_tokens(text: str) -> str:
         total = _value(*epochs.group(1, 2)) * _value(*figure)
         return _replaced(text, [epochs], dataset, f"a run of {round(total)} tokens")
     total = math.prod(_value(*m.group(1, 2), k_is_1024=m.re is _SEQ_LENGTH) for m in factors)
-    return _replaced(text, factors[1:], factors[0], f"a run of {round(total)} tokens,")
+    dropped = [m for m in factors[1:] if m is not devices]  # (the devices are the run's GPUs too)
+    return _replaced(text, dropped, factors[0], f"a run of {round(total)} tokens,")
 
 
 def _replaced(text: str, dropped, kept: re.Match, words: str) -> str:

@@ -36,10 +36,10 @@ def as_read_from_scan(text: str) -> str:
 
 
 def _is_an_l_part(m: re.Match) -> bool:
-    """"l4", "l40s" are parts ("gpt-oss-l20b" is no L20), and "l3-8b", "l3.1-70b", "l3.1 8b" shorthand for Llama 3 and
-    3.1."""
+    """"l4", "l40s" are parts ("gpt-oss-l20b" is no L20), and "l3-8b", "l3.1-70b", "l3.1 8b", "l3.1 70", "l3.2 3b"
+    shorthand for Llama 3, 3.1 and 3.2."""
     shorthand = m.group(0).startswith("l") and (m.string[m.end():m.end() + 1] == "-"
-                                                or re.match(r"\s(?:8|70|405)b\b", m.string[m.end():], re.I) is not None)
+                                                or re.match(r"\s(?:\d{1,3}b|8|70|405)\b", m.string[m.end():], re.I) is not None)
     return shorthand or bool(_REAL_L.match(m.group(0))) and m.string[m.start() - 1:m.start()] != "-"
 
 
