@@ -3635,3 +3635,27 @@ def test_cache_size_for_sequences_is_the_cache():
     _assert_routed("vllm serve meta-llama/Llama-3.1-405B-Instruct-FP8 -tp 8 --max-model-len 131072 --max-num-seqs 4 "
                    "--kv-cache-dtype auto\nweights are fp8 but auto leaves the kv in bf16. cache size for 4 seqs sitting "
                    "at the full 131072?", "kv_cache", {"kv_precision": "bf16", "batch": 4, "context": 131072})
+
+
+
+# must-not batches 15-17 (dev): a tool's bug, the reader's own mistake, whether to touch a setting — asked with figures
+@pytest.mark.parametrize("question", [
+    "vllm 0.6.3 with --kv-cache-dtype fp8_e5m2 on 4x l40s spits gibberish for llama 3.1 70b awq, known bug? fixed in "
+    "0.6.4?",
+    "my kv calc for llama 3.1 8b gives 512 KiB per token but the site says 128, what did i do wrong",
+    "ddp, 1.5b model, 64 h100s, 16k tokens per gpu, default 25mb buckets. is the grad allreduce hidden behind backward "
+    "or should i mess with bucket_cap_mb",
+    "ollama run llama3.1:70b-instruct-q4_K_M on an rtx 4090 24gb + 64gb ddr5, getting 3 tok/s. what num_gpu and "
+    "num_ctx should i put in the modelfile",
+])
+def test_a_bug_a_mistake_or_a_setting_asked_about_is_not_computed(question):
+    assert route_numeric(question) is None
+
+
+def test_a_megatron_models_shape_flags_are_no_context_or_batch():
+    _assert_routed("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 80 --hidden-size 8192 --num-attention-heads "
+                   "64 --group-query-attention --num-query-groups 8 --ffn-hidden-size 28672 --seq-length 8192 "
+                   "--micro-batch-size 1 --global-batch-size 512 --tensor-model-parallel-size 8 --sequence-parallel "
+                   "--recompute-granularity selective --bf16 (that's the llama 3.1 70b shape.) rough activation memory "
+                   "per gpu for one microbatch?", "memory",
+                   {"model": "llama-3.1-70b", "context": 8192, "batch": 1, "primary": "activation_bytes"})

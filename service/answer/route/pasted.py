@@ -107,7 +107,11 @@ _COMMAND_REWRITES = _compiled(re.I,
     # Megatron: parallel sizes, sequence length, micro batch; the global batch and the run's length are no input of memory
     (r"--tensor-model-parallel-size[= ](\d+)\b", r"TP \1"), (r"--pipeline-model-parallel-size[= ](\d+)\b", r"PP \1"),
     (r"--seq-length[= ](\d+)\b", r"context \1"), (r"--micro-batch-size[= ](\d+)\b", r"micro batch \1"),
-    (r"--(?:global-batch-size|train-iters|train-samples|lr-decay-iters|lr-warmup-iters)[= ]\d+\b", ""), (r"--recompute-activations\b", "selective recompute"),
+    (r"--(?:global-batch-size|train-iters|train-samples|lr-decay-iters|lr-warmup-iters)[= ]\d+\b", ""),
+    # the model's shape ("--num-layers 80 --hidden-size 8192 … --ffn-hidden-size 28672"): the model is named, its
+    # shape is no context or batch
+    (r"--(?:num-layers|hidden-size|num-attention-heads|num-query-groups|ffn-hidden-size|max-position-embeddings|"
+     r"kv-channels|padded-vocab-size|vocab-size)[= ]\d+\b|--group-query-attention\b", ""), (r"--recompute-activations\b", "selective recompute"),
     (r"--recompute-granularity[= ](selective|full)\b", r"\1 recompute"), (r"--(?:log|save|eval)-interval[= ]\d+\b", ""),
     # NCCL's environment: NCCL_ALGO=Ring forces one ring over every rank (no two-level ring); the rest are no inputs
     (r"\b(?:export\s+)?NCCL_ALGO=Ring\b", "flat ring"), (r"\b(?:export\s+)?NCCL_ALGO=Tree\b", "tree"),

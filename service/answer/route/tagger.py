@@ -399,7 +399,13 @@ CUES: dict[str, tuple[str, ...]] = {
                   "what should i set", "what should we set", "what should i put",
                   "what should we put", "what should i use", "what should we use", "whats going on",
                   "what's going on", "what is going on", "is that the problem", "is this the problem",
-                  "the problem here", "telling me", "tell me about", "fix it", "fixes it", "fix this", "usable for"),
+                  "the problem here", "telling me", "tell me about", "fix it", "fixes it", "fix this", "usable for",
+                  # a tool's bug, the reader's own mistake, whether to touch a setting (must-not batches 15-17):
+                  # "known bug? fixed in 0.6.4?", "what did i do wrong", "is the gpu busy or idle", "should i mess with
+                  # bucket_cap_mb", "was that bc of the 2.788M gpu hours figure", "should the cp group sit inside nvlink"
+                  "known bug", "known issue", "fixed in", "what did i do wrong", "what am i doing wrong", "busy or idle",
+                  "mess with", "was that bc", "was that because", "list the problem", "sit inside", "or is spanning",
+                  "should i put in"),
     # what asks for no figure even after "how much": "how much does gqa cut …, in words?", "the config.json field that"
     "no_figure": ("in words", "conceptually", "qualitatively", "which field", "which fields", "what field",
                   "config.json field", "json field", "config field"),
