@@ -2014,6 +2014,70 @@ gcp tpu v5p price per chip-hour vs a3 mega h100 pricing for a 70b pretrain, whic
 intel gaudi 3 128gb hbm vs h100 80gb for llama 3.1 70b bf16 serving, is gaudi any good or nah | no_answer | non_nvidia,intent
 pytorch 2.5 fsdp2 + compile is ~15% slower per step than 2.4 on llama 3.1 8b across 32 h100s, known regression? | no_answer | training,intent
 coreweave vs nebius b200 price per gpu-hour in 2026 and the minimum contract length for 256 gpus | no_answer | intent,units
+why does l3.1 70 only keep 8 kv heads when it has 64 query heads, whats the point of gqa | retrieval | alias,intent
+what does --gpu-memory-utilization 0.9 actually do in vllm, is the other 10% just wasted on my 4x h100 | retrieval | intent
+vllm --max-num-batched-tokens 8192 vs 2048 for l3.1 70b at tp4, which gives better p99 tpot and why | retrieval | alias,intent
+sglang --mem-fraction-static 0.85 on 8x h200 for ds-v3, what is that flag even for | retrieval | alias,intent
+why is decode memory bound at batch 1 on an h100 when the thing has like 989 tflops | retrieval | intent,units
+team reports 41% mfu on 512 hoppper gpus but someone said hfu is higher, whats the diff | retrieval | typo,training,intent
+ring vs tree allreduce for 1024 gpus over 400g ib, which one does nccl pick and why | retrieval | collective_new,topology,intent
+ds-v3 caches 576 numbers per token per layer instead of 128 heads x 2 x 128, how does mla get away w that | retrieval | alias,intent,quantity_of_model
+pp with 8 stages and 32 microbatches on 64 a100s, why does the bubble shrink when i add more microbatches | retrieval | training,intent
+activation checkpointing on l3.1 8b w 4k seq, is the extra forward pass worth it or should i just throw more gpus at it | retrieval | training,alias,intent
+zero-3 vs fsdp2 for a seventy b finetune on sixty four h100s, same thing or which should i pick | retrieval | training,word_numbers,intent
+why do ppl keep tp=8 inside one node instead of tp16 across 2 dgx h100s for l3.1 405 | retrieval | topology,alias,intent
+what is a rail optimized fabric, we have 128 nodes x 8 h100 with 8 nics each | retrieval | topology,intent
+roce v2 or infiniband ndr for a 2k gpu cluster at 400 gbps per nic, which one and why | retrieval | topology,units,intent
+got xid 79 on gpu 3 of an 8x h100 box mid training, what does it mean, do i drain the node | retrieval | intent
+nvidia-smi shows remapped rows pending on one of our a100 80gbs, does that mean the card is dying | retrieval | intent
+chunked prefill w 512 token chunks on l3.1 8b, why does it help tpot when a 32k prompt shows up | retrieval | alias,intent
+eagle draft w gamma 4 on l3.1 70 at batch 64 barely speeds anything up, why does spec decoding stop paying at big batch | retrieval | alias,intent
+whats goodput vs throughput if my slo is ttft 500ms and tpot 50ms | retrieval | intent,units
+why does a 2k token system prompt get cheaper with prefix caching on the 2nd request | retrieval | intent
+why does vllm use 16 token kv blocks and not like 256, wouldnt bigger blocks be faster on h100 | retrieval | intent
+gpt-oss-120b mxfp4 is 4.25 bits per param, what is the e8m0 scale thing | retrieval | quantity_of_model,intent
+fp8 e4m3 vs e5m2 for training a 7b on hoppper, which format goes where | retrieval | typo,training,intent
+awq or gptq int4 for l3.1 70 on 2x a100 80, which is better quality wise | retrieval | alias,intent
+mig 1g.10gb vs mps vs time slicing for 7 small 1b models on one h100 80gb, which do i use | retrieval | intent
+roofline says h100 ridge is ~295 flop/byte, what does that number actually mean for my kernel | retrieval | intent,units
+why is it 6 x params x tokens for training flops and not 2 like inference, e.g. l3 405b on 15.6t tokens | retrieval | training,intent
+chinchilla says ~20 tokens per param but l3.1 8b saw 15t tokens, why would meta overtrain that much | retrieval | training,intent
+how often should we checkpoint a 16k h100 run if a node fails every few hours, whats youngs formula about | retrieval | training,intent
+what does NCCL_ALGO=Tree do on 2 nodes x 8 h100, should i force it | retrieval | collective_new,intent
+nccl-tests all_reduce shows busbw 360 GB/s but algbw 190, which one do i compare to nvlink 450 | retrieval | collective_new,units,intent
+should we disaggregate prefill and decode for ds-r1 on 4 nodes of h200 or just run colocated | retrieval | alias,intent
+deepep normal vs low latency kernels for ds-v3 at ep64 decode, whats the difference | retrieval | alias,intent
+why does continuous batching get way more tok/s than static batching for l3.1 8b on one a100 | retrieval | alias,intent
+torch.compile mode reduce-overhead on batch 1 decode, why do cuda graphs make it faster | retrieval | intent
+why is flashattention faster at 8k seq len on h100 if it does the same flops | retrieval | intent
+smem has 32 banks, why does padding my 32x32 tile to 33 fix the bank conflicts | retrieval | intent
+my kernel uses 255 regs per thread on an a100, why did occupancy tank | retrieval | intent
+slurm or k8s for a 512 h100 training cluster plus some inference, which do ppl actually pick | retrieval | intent
+why do i need gang scheduling w kueue for a 64 pod pytorch job, cant the default scheduler handle it | retrieval | intent
+is it dumb to pretrain an 8b on spot a100s that get preempted every couple hrs | retrieval | training,intent
+what does gpudirect storage actually skip when we write a 2tb checkpoint from 1024 gpus | retrieval | units,intent
+gb200 nvl72, why is a 72 gpu nvlink domain a big deal for ds-r1 vs an 8 gpu hgx box | retrieval | alias,topology,intent
+why does an nvl72 rack at 120kw have to be liquid cooled, cant we just add more fans | retrieval | units,intent
+one of 2048 gpus is slow and every all-reduce crawls, how do i find the straggler | retrieval | collective_new,intent
+nvidia-smi says 100% util on our h100 but tok/s is bad, how do i measure real sm usage with dcgm | retrieval | intent
+h100 datasheet says 1979 tflops bf16 but u guys use 989, which one is right | retrieval | units,intent
+mi 300 x has 192gb vs 80 on the h100, is rocm good enough for vllm yet or will i regret it | retrieval | non_nvidia,alias,intent
+how much does runpod charge for an h100 sxm per hr rn vs lambda, l3.1 70b needs 2 of them | no_answer | alias,intent
+when is the mi 450 shipping and will it have hbm4, thinking of waiting instead of buying mi 300 x | no_answer | non_nvidia,alias
+l3.1 70b licence, can we use it commercially if our app has 800m monthly users | no_answer | alias,intent
+vllm 0.6.3 with fp8 kv cache on hoppper spits garbage after ~4k tokens on l3.1 8b, known bug? | no_answer | typo,alias,intent
+pytorch 2.5.1 + nccl 2.21.5 hangs at the first allreduce on 16 h100s, is that a known regression in those versions | no_answer | collective_new,intent
+what did nvidia post in mlperf inference v4.1 for b200 on llama2 70b, tok/s per gpu | no_answer | intent
+rubin vr200 nvl144 release date and how many tb/s of hbm per gpu | no_answer | units,intent
+ollama OLLAMA_NUM_PARALLEL=4 with l3.1 8b q4_K_M on a 4090, what does that env var actually do | no_answer | alias,intent
+llama.cpp -ngl 40 on a 3090 for qwen 2.5 32b, what does ngl mean and how many layers should i offload | no_answer | intent
+gemma 2 27b vs l3.1 70 on mmlu, which one scores higher | no_answer | alias
+is an apple m3 ultra w 512gb any good for ds-r1 671b at q4, what tok/s are ppl getting | no_answer | alias,non_nvidia
+intel claims gaudi 3 is 50% cheaper than h100 for l3 70b inference, true? and whats the list price | no_answer | non_nvidia,alias
+whats the on demand price of aws p5.48xlarge in us-east-1 for the 8x h100 these days | no_answer | intent
+tgi 2.0.4 throws a rope_scaling error loading l3.1 8b, which version fixed it | no_answer | alias,intent
+is ds-r1 mit licensed, can i distill it into l3.1 8b and sell the result | no_answer | alias,intent
+which gpus does openai serve gpt-5 on and how many h100s did they rent from microsoft | no_answer | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -2034,7 +2098,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 59  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-197
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 63  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-201
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
