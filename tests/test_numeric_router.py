@@ -3659,3 +3659,25 @@ def test_a_megatron_models_shape_flags_are_no_context_or_batch():
                    "--recompute-granularity selective --bf16 (that's the llama 3.1 70b shape.) rough activation memory "
                    "per gpu for one microbatch?", "memory",
                    {"model": "llama-3.1-70b", "context": 8192, "batch": 1, "primary": "activation_bytes"})
+
+
+
+# batches 198-199 (dev): "for the fewer gpus", an unknown part named in the ask, a ridge point beside a pasted card's
+# memory, GPUs counted in a GB200 NVL72 system
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("mixtral 8x22b, 2T tokens, fp8 peak at 30% mfu: 256 b200 vs 512 h100. wall clock for the fewer gpus?", "training",
+     {"gpu": "b200", "gpus": 256}),
+    ("$ nvidia-smi --query-gpu=name --format=csv,noheader\nNVIDIA H100 NVL\ndense fp8 ridge point for this card, "
+     "flop/byte? (h100 nvl, the pcie one w/ 94gb)", "roofline", {"gpu": "h100-nvl", "primary": "ridge_point"}),
+    ("oss-20 (active params) on 1T tokens, 64 gb200 nvl72 gpus against the fp8 peak at 30% mfu — hours?", "training",
+     {"gpu": "gb200", "gpus": 64}),
+    ("llama's 405 fp8 on 8 grace-blackwell gpus of a gb200 nvl72 rack (tp8), 64 streams at 4k with fp8 kv — decode "
+     "step time?", "decode", {"gpu": "gb200", "gpus": 8, "batch": 64}),
+])
+def test_fewer_gpus_a_pasted_cards_ridge_and_gpus_of_a_system(question, calculator, expected):
+    _assert_routed(question, calculator, expected)
+
+
+def test_an_unknown_part_named_in_the_ask_picks_its_option():
+    routed = route_numeric("ring all-reduce of 1 GB: 8 v100s on nvlink vs 8 a100s on nvlink 3. v100 time?")
+    assert isinstance(routed, UnknownGpu) and routed.name == "v100"

@@ -77,8 +77,8 @@ _BY_COUNT = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<s
 # sequences at once
 _BY_BATCH = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest|higher)|(?P<small>smaller|smallest|lower))\s+"
                        r"(?:batch|concurrency|user\s+count)\b", re.I)
-# "days with the fewer gpus", "the setup with fewer gpus", "on the one with more chips"
-_BY_FEWER = re.compile(r"\bwith\s+(?:the\s+)?(?:(?P<big>more|most)|(?P<small>fewer|fewest|less))\s+"
+# "days with the fewer gpus", "the setup with fewer gpus", "wall clock for the fewer gpus"
+_BY_FEWER = re.compile(r"\b(?:with|for|on)\s+(?:the\s+)?(?:(?P<big>more|most)|(?P<small>fewer|fewest|less))\s+"
                        r"(?:gpus|chips|cards|nodes|accelerators)\b", re.I)
 # "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
 _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
@@ -400,11 +400,18 @@ def _names(text: str) -> set[str]:
     return {t.key for t in tag(text).tags if t.label in ("GPU", "MODEL")}
 
 
+def _names_or_unknown(text: str) -> set[str]:
+    """The models and parts a text names, those the registry lacks by their words ("8 v100s": "v100")."""
+    return {t.key if t.label in ("GPU", "MODEL") else t.text.lower().rstrip("s") for t in tag(text).tags
+            if t.label in ("GPU", "MODEL", "UNKNOWN_GPU", "UNKNOWN_MODEL")}
+
+
 def _named_in_the_ask(ask: str, options: list[tuple[int, int]], question: str) -> int | None:
     """"… on one mi325x vs on one b200. mi325x tok/s?": the one option holding what the ask names (an ask naming
     both options' parts compares them, and picks none)."""
-    held = {i for key in _names(ask) for i, (s, e) in enumerate(options) if key in _names(question[s:e])
-            and not all(key in _names(question[s2:e2]) for s2, e2 in options)}
+    named = [_names_or_unknown(question[s:e]) for s, e in options]  # ("… vs 8 a100s on nvlink 3. v100 time?")
+    held = {i for key in _names_or_unknown(ask) for i in range(len(options)) if key in named[i]
+            and not all(key in names for names in named)}
     return held.pop() if len(held) == 1 else None
 
 

@@ -533,7 +533,7 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     if ("size" in v and any(k in v for k in ("ranks", "gpus", "nodes")) and any(k in v for k in ("link", "inter_link"))
             and not _has_model(s)):
         return "collective"  # "redo the 14 GB one on 16 ranks over xdr": bytes over ranks and a link, no op named
-    if _one_transfer(s) and not r.has("fit", "left", "weights"):
+    if _one_transfer(s) and not r.has("fit", "left", "weights", "ridge", "intensity", "attainable", "peak_flops"):
         return "collective"  # "shipping 10.7 GB over one 200G hdr link": bytes moved over one link, point to point
     train = r.has("train")
     # "train on 15T tokens at 30% mfu of the fp8 peak, gpu hours?": the peak is the MFU's reference, not asked
