@@ -3681,3 +3681,16 @@ def test_fewer_gpus_a_pasted_cards_ridge_and_gpus_of_a_system(question, calculat
 def test_an_unknown_part_named_in_the_ask_picks_its_option():
     routed = route_numeric("ring all-reduce of 1 GB: 8 v100s on nvlink vs 8 a100s on nvlink 3. v100 time?")
     assert isinstance(routed, UnknownGpu) and routed.name == "v100"
+
+
+
+def test_the_tighter_deadline_picks_the_option_with_fewer_days():
+    _assert_routed("mistral 7b on 1T tokens in bf16 at 40% mfu: done in 14 days on h100s, or in 7 days on h200s. gpus "
+                   "needed for the tighter deadline?", "training", {"gpu": "h200", "deadline_days": 7.0,
+                                                                  "primary": "gpus_needed"})
+
+
+def test_what_a_token_past_the_window_costs_is_its_kv_bytes():
+    _assert_routed("gpt oss 120b bf16 kv. once ur past the sliding window whats each extra token cost?", "kv_cache",
+                   {"primary": "kv_bytes_per_token_past_window"})
+    assert route_numeric("what does each kv token cost in dollars on h100 rental?") is None

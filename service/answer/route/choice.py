@@ -73,6 +73,8 @@ _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<sm
 # (or fewer) GPUs
 _BY_COUNT = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))\s+"
                        r"(?:cluster|group|layout|setup|job|fleet|deployment|node\s+count|slice|pod)\b", re.I)
+_BY_DEADLINE = re.compile(r"\bthe\s+(?:(?P<small>tighter|shorter|sooner|earlier)|(?P<big>looser|longer|later))\s+"
+                          r"(?:deadline|schedule|timeline|window)\b", re.I)
 # "cache size for the smaller batch" (batch 64 vs batch 128), "the bigger batch one": the option with fewer (or more)
 # sequences at once
 _BY_BATCH = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest|higher)|(?P<small>smaller|smallest|lower))\s+"
@@ -299,6 +301,9 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_count = _BY_COUNT.search(question, options[-1][1] - 1) or _BY_FEWER.search(question, options[-1][1] - 1)
     if by_count:
         return _by_gpus(question, options, bigger=bool(by_count.group("big")))
+    by_deadline = _BY_DEADLINE.search(question, options[-1][1] - 1)
+    if by_deadline:  # ("… in 14 days on h100s, or in 7 days on h200s. gpus needed for the tighter deadline?")
+        return _by_gpus(question, options, bigger=bool(by_deadline.group("big")), keys=("days",))
     by_batch = _BY_BATCH.search(question, options[-1][1] - 1)
     if by_batch:
         return _by_gpus(question, options, bigger=bool(by_batch.group("big")), keys=("batch",))
@@ -447,11 +452,11 @@ def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> i
 def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool,
              keys: tuple[str, ...] = ("gpus", "ranks", "nodes")) -> int | None:
     """The option with the most (or fewest) GPUs, counted as said ("4 nodes x 8 h100" is 32, "across 8 h200" 8), or
-    of the counts of `keys` ("batch 64"); None unless each option counts some and the counts differ."""
+    of the counts or amounts of `keys` ("batch 64", "in 7 days"); None unless each option says some and they differ."""
     totals = []
     for start, end in options:
         tags = tag(question[start:end]).tags
-        counts = [t.value for t in tags if t.label == "COUNT" and t.key in keys
+        counts = [t.value for t in tags if t.label in ("COUNT", "QUANTITY") and t.key in keys
                   or "gpus" in keys and t.label == "NUMBER" and _counts_a_part(t, tags)
                   or t.label == "NUMBER" and any(c.label == "CUE" and c.key in keys and c.end == t.start for c in tags)]
         if not counts:

@@ -348,6 +348,8 @@ def _asked_in_passing(r: Reading, cue: Tag) -> bool:
         return True  # "… fit on one 8x mi300x node? we pay $2.10/hr per card so id rather not buy a second": why
     if _in_the_setup(r, cue):
         return True  # "… and bills $2.19 per million output tokens. Estimate the total memory": a given, not asked
+    if word == "cost" and r.has("kv") and r.has("per_token", "past_window"):
+        return True  # "past the sliding window whats each extra token cost?": its KV bytes, not money
     if [w for w in r.words[cue.end:cue.end + 2] if w not in ('"', "'")][:1] in ([":"], ["="]):
         return True  # a pasted setting's key ('"temperature": 0.3', "vocab_size=128256"): part of the paste
     if word == "what should a":  # "what should a 1 GB all_reduce … take": the time to expect, not advice
