@@ -3694,3 +3694,12 @@ def test_what_a_token_past_the_window_costs_is_its_kv_bytes():
     _assert_routed("gpt oss 120b bf16 kv. once ur past the sliding window whats each extra token cost?", "kv_cache",
                    {"primary": "kv_bytes_per_token_past_window"})
     assert route_numeric("what does each kv token cost in dollars on h100 rental?") is None
+
+
+
+def test_a_quoted_algbw_and_vllms_quantization_flag_are_read():
+    _assert_routed("all_gather across 64 ranks: 5.90 algbw, busbw?", "collective",
+                   {"algbw": 5.9e9, "ranks": 64, "primary": "busbw"})
+    _assert_routed("$ vllm serve Qwen/Qwen2.5-72B-Instruct --quantization fp8 --kv-cache-dtype fp8 --max-num-seqs 16\n"
+                   "one mi300x. 16 sequences each with 8192 tokens in the fp8 cache — aggregate tok/s?", "decode",
+                   {"precision": "fp8", "kv_precision": "fp8", "batch": 16})

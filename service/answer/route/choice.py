@@ -73,6 +73,7 @@ _BY_SIZE = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<sm
 # (or fewer) GPUs
 _BY_COUNT = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest)|(?P<small>smaller|smallest))\s+"
                        r"(?:cluster|group|layout|setup|job|fleet|deployment|node\s+count|slice|pod)\b", re.I)
+# "gpus needed for the tighter deadline" (in 14 days vs in 7 days): the option with fewer (or more) days
 _BY_DEADLINE = re.compile(r"\bthe\s+(?:(?P<small>tighter|shorter|sooner|earlier)|(?P<big>looser|longer|later))\s+"
                           r"(?:deadline|schedule|timeline|window)\b", re.I)
 # "cache size for the smaller batch" (batch 64 vs batch 128), "the bigger batch one": the option with fewer (or more)
@@ -300,13 +301,13 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
     by_count = _BY_COUNT.search(question, options[-1][1] - 1) or _BY_FEWER.search(question, options[-1][1] - 1)
     if by_count:
-        return _by_gpus(question, options, bigger=bool(by_count.group("big")))
+        return _by_amount(question, options, bigger=bool(by_count.group("big")))
     by_deadline = _BY_DEADLINE.search(question, options[-1][1] - 1)
     if by_deadline:  # ("… in 14 days on h100s, or in 7 days on h200s. gpus needed for the tighter deadline?")
-        return _by_gpus(question, options, bigger=bool(by_deadline.group("big")), keys=("days",))
+        return _by_amount(question, options, bigger=bool(by_deadline.group("big")), keys=("days",))
     by_batch = _BY_BATCH.search(question, options[-1][1] - 1)
     if by_batch:
-        return _by_gpus(question, options, bigger=bool(by_batch.group("big")), keys=("batch",))
+        return _by_amount(question, options, bigger=bool(by_batch.group("big")), keys=("batch",))
     by_length = _BY_LENGTH.search(question, options[-1][1] - 1)
     if by_length:
         return _by_tokens(question, options, longer=bool(by_length.group("long")))
@@ -449,8 +450,8 @@ def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> i
     return _the_one_most(lengths, longer)
 
 
-def _by_gpus(question: str, options: list[tuple[int, int]], bigger: bool,
-             keys: tuple[str, ...] = ("gpus", "ranks", "nodes")) -> int | None:
+def _by_amount(question: str, options: list[tuple[int, int]], bigger: bool,
+               keys: tuple[str, ...] = ("gpus", "ranks", "nodes")) -> int | None:
     """The option with the most (or fewest) GPUs, counted as said ("4 nodes x 8 h100" is 32, "across 8 h200" 8), or
     of the counts or amounts of `keys` ("batch 64", "in 7 days"); None unless each option says some and they differ."""
     totals = []

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 _ABOUT = r"(?:~\s*|about\s+|around\s+|roughly\s+|≈\s*)?"
-# "gives us ~370 busbw", "we see 95 algbw": a figure measured before its label (a count before it, "8 busbw?", is
-# more likely ranks: only a measured or hedged figure is read this way)
+# "gives us ~370 busbw", "we see 95 algbw", "for 5.90 algbw": a figure measured before its label (a count before it,
+# "8 busbw?", is more likely ranks: only a measured, hedged or quoted figure is read this way)
 _BEFORE = re.compile(r"(?:\b(?:gives?(?:\s+us)?|gets?|got|sees?|seeing|saw|shows?|showing|measures?|measured|hits?|reach(?:es)?|"
                      r"tops?\s+out\s+at|peaks?\s+at|only)\s+(?:~\s*|about\s+|around\s+|roughly\s+|≈\s*)?|~\s*|≈\s*|\babout\s+|"
-                     r"\baround\s+|\broughly\s+)(?P<n>\d+(?:\.\d+)?)\s+(?P<label>busbw|algbw)\b"
+                     r"\baround\s+|\broughly\s+|\b(?:for|with|at)\s+|[:,]\s*)(?P<n>\d+(?:\.\d+)?)\s+(?P<label>busbw|algbw)\b"
                      r"(?!\s+(?:figures?|numbers?|values?))", re.I)
 # "the 4G row", "the 512M line": a size from nccl-tests' size column
 _SIZE_ROW = re.compile(r"\bthe\s+(?P<n>\d+(?:\.\d+)?)\s?(?P<prefix>[kmg])\s+(?P<row>row|line|entry|size)\b", re.I)

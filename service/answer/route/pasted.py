@@ -93,6 +93,7 @@ _COMMAND_REWRITES = _compiled(re.I,
     (r"\btext-generation-launcher\b", ""), (r"--num-shard[= ](\d+)\b", r"TP \1"),
     (r"--max-total-tokens[= ](\d+)\b", r"context \1"), (r"--model-id[= ]", ""),
     (r"--kv-cache-dtype[= ](\w+)", r"KV cache \1"),
+    (r"--quantization[= ]fp8\b", "fp8 weights"), (r"--quantization[= ](?:awq|gptq)\w*", "int4 weights"),
     (r"(?<!\S)-ctk\s+(\w+)(?:\s+-ctv\s+\1)?", r"KV cache \1"), (r"(?<!\S)-ctv\s+\w+", ""),
     (r"\bq8_0\b(?=\s*(?:kv|cache|$))", "int8"), (r"(?<=KV cache )q8_0\b", "int8"), (r"(?<=KV cache )q4_0\b", "int4"),
     (r"--(?:gpu-memory-utilization|mem-fraction-static|swap-space|port|host|seed|max-num-batched-tokens)[= ]\S+", ""),
@@ -104,14 +105,15 @@ _COMMAND_REWRITES = _compiled(re.I,
     # TensorRT-LLM's quantize: the checkpoint's weights are in --qformat, not the --dtype they were read in
     (r"--dtype[= ]\w+(?=[^\n]*--qformat)", ""), (r"--qformat[= ](fp8|int8|int4)\w*", r"\1 weights"),
     (r"--dtype[= ](\w+)", r"\1"), (r"--train_tokens[= ](\S+)", r"\1 tokens"),
-    # Megatron: parallel sizes, sequence length, micro batch; the global batch and the run's length are no input of memory
+    # Megatron: parallel sizes, sequence length, micro batch; the global batch and the run's length are no memory input
     (r"--tensor-model-parallel-size[= ](\d+)\b", r"TP \1"), (r"--pipeline-model-parallel-size[= ](\d+)\b", r"PP \1"),
     (r"--seq-length[= ](\d+)\b", r"context \1"), (r"--micro-batch-size[= ](\d+)\b", r"micro batch \1"),
     (r"--(?:global-batch-size|train-iters|train-samples|lr-decay-iters|lr-warmup-iters)[= ]\d+\b", ""),
     # the model's shape ("--num-layers 80 --hidden-size 8192 … --ffn-hidden-size 28672"): the model is named, its
     # shape is no context or batch
     (r"--(?:num-layers|hidden-size|num-attention-heads|num-query-groups|ffn-hidden-size|max-position-embeddings|"
-     r"kv-channels|padded-vocab-size|vocab-size)[= ]\d+\b|--group-query-attention\b", ""), (r"--recompute-activations\b", "selective recompute"),
+     r"kv-channels|padded-vocab-size|vocab-size)[= ]\d+\b|--group-query-attention\b", ""),
+    (r"--recompute-activations\b", "selective recompute"),
     (r"--recompute-granularity[= ](selective|full)\b", r"\1 recompute"), (r"--(?:log|save|eval)-interval[= ]\d+\b", ""),
     # NCCL's environment: NCCL_ALGO=Ring forces one ring over every rank (no two-level ring); the rest are no inputs
     (r"\b(?:export\s+)?NCCL_ALGO=Ring\b", "flat ring"), (r"\b(?:export\s+)?NCCL_ALGO=Tree\b", "tree"),

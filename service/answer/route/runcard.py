@@ -6,7 +6,8 @@
 router bound the batch or one epoch as the run's tokens and computed with confidence. Each rewrite states the
 total in tokens; a question that gives the total itself is left as it is. A pasted launcher's settings give the
 same product (`with_run_settings_as_tokens`): "--train-iters 50000 --global-batch-size 1024 --seq-length 4096",
-"--train-samples 244140625 --seq-length 4096", "num_train_epochs: 3 … dataset is about 2B tokens".
+"--train-samples 244140625 --seq-length 4096", "num_train_epochs: 3 … dataset is about 2B tokens", maxtext's
+"per_device_batch_size: 4 … steps: 20000" on "256 chips".
 """
 from __future__ import annotations
 
@@ -173,7 +174,7 @@ def with_run_settings_as_tokens(text: str) -> str:
     return _replaced(text, dropped, factors[0], f"a run of {round(total)} tokens,")
 
 
-def _replaced(text: str, dropped, kept: re.Match, words: str) -> str:
+def _replaced(text: str, dropped: list[re.Match], kept: re.Match, words: str) -> str:
     """The text with `kept`'s span said as `words` and the `dropped` settings taken out."""
     spans = sorted([(m.start(), m.end(), "") for m in dropped] + [(kept.start(), kept.end(), f" {words} ")], reverse=True)
     for start, end, said in spans:
