@@ -3703,3 +3703,13 @@ def test_a_quoted_algbw_and_vllms_quantization_flag_are_read():
     _assert_routed("$ vllm serve Qwen/Qwen2.5-72B-Instruct --quantization fp8 --kv-cache-dtype fp8 --max-num-seqs 16\n"
                    "one mi300x. 16 sequences each with 8192 tokens in the fp8 cache — aggregate tok/s?", "decode",
                    {"precision": "fp8", "kv_precision": "fp8", "batch": 16})
+
+
+
+# batch 198 (dev): two results listed after a colon, each with its own collective; "1 seq" against "4 seqs"
+def test_two_listed_results_and_a_single_seq_are_options():
+    _assert_routed("two nccl-tests results: all_reduce on 16 ranks at 180 GB/s busbw, all_gather on 8 ranks at 350 GB/s "
+                   "busbw. algbw for the all_gather?", "collective",
+                   {"op": "all_gather", "ranks": 8, "busbw": 350e9, "primary": "algbw"})
+    _assert_routed("mixtral 8x22b, bf16 cache — 1 seq at 64k vs 4 seqs at 16k. kv for the longer ctx one?", "kv_cache",
+                   {"batch": 1, "context": 65536})

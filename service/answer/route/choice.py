@@ -35,6 +35,9 @@ _SEPARATORS = (re.compile(r"(?:,\s*|\s+)(?:or|vs\.?|versus|against)\s+", re.I), 
 _BETWEEN = re.compile(r"\b(?:between|comparing|weighing|candidates are|candidates:|(?:two|both)\s+(?:runs|models|jobs|"
                       r"options|setups|deployments|clusters|configs|finetunes|fine-tunes)\s*[,:])\s+(?:an?\s+)?(?P<left>[^,.;?—]+?)\s+(?:and|against)\s+",
                       re.I)
+# "two nccl-tests results: all_reduce on 16 ranks at 180 GB/s busbw, all_gather on 8 ranks at 350 GB/s busbw"
+_TWO_LISTED = re.compile(r"\b(?:two|both)\s+(?:[\w-]+\s+)?(?:results|runs|measurements)\s*:\s+(?P<left>[^,.;?—]+?),\s+",
+                         re.I)
 _JOINS = re.compile(r"\s*,?\s*(?:or|vs\.?|versus|against|and|/|;|\|)\s*", re.I)
 _LABEL_SAID = re.compile(r"^\s*(?:is|are|=)\b|(?<=[,;.])\s*(?:is|are)\b")  # what "choice 1 is …" leaves
 _TP = re.compile(r"\(?\b(?:tp|pp)\s*=?\s*\d+\)?|\bzero[- ]?(?:stage[- ]?)?[0-3]\b|\bfsdp(?:\s+full\s+shard)?\b", re.I)
@@ -92,13 +95,16 @@ _VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon|geforc
                           r"(?:part|one|box|pair|side|option|gpus?|cards?|"
                           r"chips?|route|setup|node|nodes)\b", re.I)
 _THE_MISTYPED = re.compile(r"\b(?:teh|hte)\b", re.I)
+_ONE_SEQ = re.compile(r"\b(1|one|a single)\s+seq\b(?=\s+(?:at|@|of|with|each|filled)\b)", re.I)
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
-_KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK", "STAGE")
+_KINDS = ("GPU", "MODEL", "PRECISION", "NUMBER", "COUNT", "QUANTITY", "UNKNOWN_GPU", "UNKNOWN_MODEL", "LINK", "STAGE",
+          "COLLECTIVE")
 
 
 def as_one_option(question: str) -> tuple[str, list[str]]:
     """The question with the options it does not pick taken out of its setup, and a note of the one it picks."""
     question = _THE_MISTYPED.sub("the", question)  # ("on teh amd pair")
+    question = _ONE_SEQ.sub(r"\1 sequence", question)  # ("1 seq at 64k vs 4 seqs at 16k": a count of one, like "4 seqs")
     named = _named(question)
     labelled = named[0] if named else _labelled(question) or _lettered(question)
     options = labelled or _either_side(question)
@@ -241,7 +247,7 @@ def _spans(question: str, marks: list[re.Match]) -> list[tuple[int, int]]:
 
 def _either_side(question: str) -> list[tuple[int, int]] | None:
     """The two sides of the first "or" / "vs" (whether both name something is checked once one is picked)."""
-    sep = _BETWEEN.search(question)
+    sep = _BETWEEN.search(question) or _TWO_LISTED.search(question)
     if sep is not None:  # the left side is what follows "between"
         left_start, left_end = sep.start("left"), sep.end("left")
     else:
