@@ -3529,7 +3529,8 @@ def test_a_finished_run_is_still_history_and_its_figures_stay_out():
     assert "“38% mfu” from the last run taken as this run's MFU" in routed.assumed
 
 
-# a pasted setup asked about, not computed (must-not batch 15, dev): the figures are the reader's setup
+# a pasted setup asked about, a tool's bug, the reader's own mistake or a setting to touch (must-not batches 15-17,
+# dev): the figures are the reader's setup, not a calculation
 @pytest.mark.parametrize("question", [
     'torch.compile(model, mode="reduce-overhead") on llama 3.1 8b, batch 1 decode, 1x h100. logs spam Recompiling '
     "function forward every few steps bc seq len keeps changing. whats going on and what should i set",
@@ -3537,8 +3538,15 @@ def test_a_finished_run_is_still_history_and_its_figures_stay_out():
     "~10k out tok/s for llama 3.1 8b on 1 h100. our prod is rag, ~8k in / 1k out. is this number usable for sizing",
     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:512 for an 8b full finetune on 8x a100 80gb, "
     "getting fragmentation OOMs. does expandable_segments fix it",
+    "vllm 0.6.3 with --kv-cache-dtype fp8_e5m2 on 4x l40s spits gibberish for llama 3.1 70b awq, known bug? fixed in "
+    "0.6.4?",
+    "my kv calc for llama 3.1 8b gives 512 KiB per token but the site says 128, what did i do wrong",
+    "ddp, 1.5b model, 64 h100s, 16k tokens per gpu, default 25mb buckets. is the grad allreduce hidden behind backward "
+    "or should i mess with bucket_cap_mb",
+    "ollama run llama3.1:70b-instruct-q4_K_M on an rtx 4090 24gb + 64gb ddr5, getting 3 tok/s. what num_gpu and "
+    "num_ctx should i put in the modelfile",
 ])
-def test_a_pasted_setup_asked_about_is_not_computed(question):
+def test_a_setup_asked_about_is_not_computed(question):
     assert route_numeric(question) is None
 
 
@@ -3636,20 +3644,6 @@ def test_cache_size_for_sequences_is_the_cache():
                    "--kv-cache-dtype auto\nweights are fp8 but auto leaves the kv in bf16. cache size for 4 seqs sitting "
                    "at the full 131072?", "kv_cache", {"kv_precision": "bf16", "batch": 4, "context": 131072})
 
-
-
-# must-not batches 15-17 (dev): a tool's bug, the reader's own mistake, whether to touch a setting — asked with figures
-@pytest.mark.parametrize("question", [
-    "vllm 0.6.3 with --kv-cache-dtype fp8_e5m2 on 4x l40s spits gibberish for llama 3.1 70b awq, known bug? fixed in "
-    "0.6.4?",
-    "my kv calc for llama 3.1 8b gives 512 KiB per token but the site says 128, what did i do wrong",
-    "ddp, 1.5b model, 64 h100s, 16k tokens per gpu, default 25mb buckets. is the grad allreduce hidden behind backward "
-    "or should i mess with bucket_cap_mb",
-    "ollama run llama3.1:70b-instruct-q4_K_M on an rtx 4090 24gb + 64gb ddr5, getting 3 tok/s. what num_gpu and "
-    "num_ctx should i put in the modelfile",
-])
-def test_a_bug_a_mistake_or_a_setting_asked_about_is_not_computed(question):
-    assert route_numeric(question) is None
 
 
 def test_a_megatron_models_shape_flags_are_no_context_or_batch():

@@ -16,7 +16,7 @@ import re
 
 from rapidfuzz import fuzz
 
-from calculators.registry import gpus, models
+from calculators.registry import models
 
 from .described import traits_of
 from .tagger import tag
@@ -86,11 +86,13 @@ _BY_BATCH = re.compile(r"\bthe\s+(?:(?P<big>bigger|larger|biggest|largest|higher
 # "days with the fewer gpus", "the setup with fewer gpus", "wall clock for the fewer gpus"
 _BY_FEWER = re.compile(r"\b(?:with|for|on)\s+(?:the\s+)?(?:(?P<big>more|most)|(?P<small>fewer|fewest|less))\s+"
                        r"(?:gpus|chips|cards|nodes|accelerators)\b", re.I)
+# each comparative above, and the counts or amounts it compares the options by
+_GPU_COUNTS = ("gpus", "ranks", "nodes")
+_BY_AMOUNT = ((_BY_COUNT, _GPU_COUNTS), (_BY_FEWER, _GPU_COUNTS), (_BY_DEADLINE, ("days",)), (_BY_BATCH, ("batch",)))
 # "for the longer run" (2T vs 4T tokens), "the shorter context one": the option with the more (or fewer) tokens
 _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(?P<short>shorter|shortest|smaller\s+context))"
                         r"(?:\s+(?:of\s+the\s+two|one|run|job|context|prompt|request|sequence|ctx|window|option))\b", re.I)
-# a part picked by its vendor ("on the amd box", "the intel part"): the vendor is no part of the question after
-_VENDORS = {"nvidia", "amd", "intel", "google", "aws", "amazon"}
+# a part picked by its vendor or architecture ("on the amd box", "the intel part"): the word is no part of the question
 _VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon|geforce|instinct|hopper|blackwell|ampere|ada)\s+"
                           r"(?:part|one|box|pair|side|option|gpus?|cards?|"
                           r"chips?|route|setup|node|nodes)\b", re.I)
@@ -305,15 +307,10 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     by_size = _BY_SIZE.search(question, options[-1][1] - 1)
     if by_size:
         return _by_model_size(question, options, bigger=bool(by_size.group("big")))
-    by_count = _BY_COUNT.search(question, options[-1][1] - 1) or _BY_FEWER.search(question, options[-1][1] - 1)
-    if by_count:
-        return _by_amount(question, options, bigger=bool(by_count.group("big")))
-    by_deadline = _BY_DEADLINE.search(question, options[-1][1] - 1)
-    if by_deadline:  # ("… in 14 days on h100s, or in 7 days on h200s. gpus needed for the tighter deadline?")
-        return _by_amount(question, options, bigger=bool(by_deadline.group("big")), keys=("days",))
-    by_batch = _BY_BATCH.search(question, options[-1][1] - 1)
-    if by_batch:
-        return _by_amount(question, options, bigger=bool(by_batch.group("big")), keys=("batch",))
+    for pattern, keys in _BY_AMOUNT:  # "the bigger cluster", "for the fewer gpus", "the tighter deadline", …
+        comparative = pattern.search(question, options[-1][1] - 1)
+        if comparative:
+            return _by_amount(question, options, bigger=bool(comparative.group("big")), keys=keys)
     by_length = _BY_LENGTH.search(question, options[-1][1] - 1)
     if by_length:
         return _by_tokens(question, options, longer=bool(by_length.group("long")))
@@ -333,12 +330,8 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         holding = [i for i in apart if names and names <= names_held(i)]
         if len(holding) == 1:
             return holding[0]
-        # a vendor for its part ("on the amd pair", "the intel part", "the nvidia box")
-        vendors = words & _VENDORS
-        holding = [i for i in apart if vendors & _vendors(names_held(i))] if vendors else []
-        if len(holding) == 1:
-            return holding[0]
-        # an architecture or brand for its part ("on the geforce card", "the hopper one", "the instinct pair")
+        # a vendor, architecture or brand for its part ("on the amd pair", "the intel part", "on the geforce card",
+        # "the hopper one", "the instinct pair")
         holding = [i for i in apart if any(words & traits_of(key) for key in names_held(i))]
         if len(holding) == 1:
             return holding[0]
@@ -401,12 +394,6 @@ def _by_maker_or_kind(words: set[str], option: str, names: set[str]) -> bool:
     return bool(words & {"dense"}) and bool(experts) and not any(experts)
 
 
-def _vendors(names: set[str]) -> set[str]:
-    """The vendors of the named parts, as their registry sources name them ("AMD Instinct MI300X data sheet")."""
-    named = {gpus().entries[key].source.split()[0].lower() for key in names if key in gpus().entries}
-    return named | ({"amazon"} if "aws" in named else set())
-
-
 def _names(text: str) -> set[str]:
     """The registry's models and parts a text names."""
     return {t.key for t in tag(text).tags if t.label in ("GPU", "MODEL")}
@@ -456,8 +443,7 @@ def _by_tokens(question: str, options: list[tuple[int, int]], longer: bool) -> i
     return _the_one_most(lengths, longer)
 
 
-def _by_amount(question: str, options: list[tuple[int, int]], bigger: bool,
-               keys: tuple[str, ...] = ("gpus", "ranks", "nodes")) -> int | None:
+def _by_amount(question: str, options: list[tuple[int, int]], bigger: bool, keys: tuple[str, ...]) -> int | None:
     """The option with the most (or fewest) GPUs, counted as said ("4 nodes x 8 h100" is 32, "across 8 h200" 8), or
     of the counts or amounts of `keys` ("batch 64", "in 7 days"); None unless each option says some and they differ."""
     totals = []

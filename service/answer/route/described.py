@@ -11,10 +11,11 @@ left as it is.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from word2number import w2n
 
-from calculators.registry import gpus
+from calculators.registry import find_gpu, gpus
 
 from .slips import mended
 from .tagger import UNLISTED
@@ -348,20 +349,17 @@ _BRANDS = {"amd": {"instinct"}, "google": {"tpu"}, "aws": {"amazon", "trainium"}
 
 def traits_of(gpu_key: str) -> set[str]:
     """The words that pick a registry part by its kind: vendor, architecture, brand, marks ("hopper", "geforce")."""
-    return _TRAITS_BY_KEY.get(gpu_key, set())
+    return _traits_by_key().get(gpu_key, set())
 
 
-def _traits_by_key() -> dict[str, set[str]]:
-    from calculators.registry import find_gpu
+@lru_cache(maxsize=1)
+def _traits_by_key() -> dict[str, set[str]]:  # (built when an option is first picked this way, not at import)
     out = {}
     for name, (vendor, arch, _, marks, _) in _PARTS.items():
         spec = find_gpu(name)
         if spec is not None:
             out[spec.id] = {vendor, arch, *marks, *_BRANDS.get(vendor, set())}
     return out
-
-
-_TRAITS_BY_KEY = _traits_by_key()
 
 
 def closest_to_unlisted(name: str) -> list[str] | None:
