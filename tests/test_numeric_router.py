@@ -3707,3 +3707,15 @@ def test_two_listed_results_and_a_single_seq_are_options():
                    {"op": "all_gather", "ranks": 8, "busbw": 350e9, "primary": "algbw"})
     _assert_routed("mixtral 8x22b, bf16 cache — 1 seq at 64k vs 4 seqs at 16k. kv for the longer ctx one?", "kv_cache",
                    {"batch": 1, "context": 65536})
+
+
+# stop 44 (dev): "from scratch on …" with a "for" in a later clause is no change of part; what a rack holds is not
+# the GPUs a question uses
+def test_from_scratch_is_no_change_and_a_racks_capacity_is_no_count():
+    _assert_routed("Qwen2.5 7B from scratch on 18T tokens on MI300X at 35% MFU in bf16, 60 days: how many GPUs? "
+                   "(3 other projects compete for the same 1,000-GPU pool.)", "training",
+                   {"gpu": "mi300x", "primary": "gpus_needed"})
+    _assert_routed("gpt-oss-120b on one GB300 GPU with 128 requests at 8k each; the NVL72 rack holds 72 of these. "
+                   "aggregate tok/s?", "decode", {"gpus": 1, "batch": 128})
+    _assert_routed("deepseek r1 fp8 on 8 gb200s of an nvl72, batch 1, tok/s?", "decode", {"gpus": 8, "batch": 1})
+    _assert_routed("switching from mi300x to mi355x, what's the ridge point in fp8?", "roofline", {"gpu": "mi355x"})

@@ -81,7 +81,7 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
         return question, notes
     question = _COUNT_OF_SYSTEMS.sub(r"\g<count> \g<name> \g<noun>", question)  # "4 racks of gb200 nvl72"
     # GPUs counted in a system: "64 gb200 nvl72 gpus", "8 grace-blackwell gpus of a gb200 nvl72 rack" are 64 and 8
-    question = _GPUS_OF_A_SYSTEM.sub(lambda m: f"{m['count']} {m['part'] or m['part2']} GPUs", question)
+    question = _GPUS_OF_A_SYSTEM.sub(lambda m: f"{m['count']} {m['part'] or m['part2'] or m['part3']} GPUs", question)
     for pattern, gpus, part in _NAMED:
         def said(m: re.Match, gpus=gpus, part=part) -> str:
             tray = m.group("noun") if "tray" in (m.group("noun") or "") else ""  # a GB200 NVL72's compute tray
@@ -106,6 +106,8 @@ def as_gpus(question: str) -> tuple[str, list[str]]:
 
 _GPUS_OF_A_SYSTEM = re.compile(r"\b(?P<count>\d+)\s+(?:(?P<part>gb[23]00)\s+nvl72\s+(?:gpus|chips|cards)\b|"
                                r"(?:[\w-]+\s+){0,2}(?:gpus|chips|cards)\s+of\s+(?:a|an|one|the|our)\s+"
-                               r"(?P<part2>gb[23]00)\s+nvl72(?:\s+racks?)?\b)", re.I)
+                               r"(?P<part2>gb[23]00)\s+nvl72(?:\s+racks?)?\b|"
+                               r"(?P<part3>gb[23]00)(?:s|\s+(?:gpus|chips|cards))\s+(?:of|in|from)\s+(?:a|an|one|the|our)\s+"
+                               r"(?:gb[23]00\s+)?nvl72(?:\s+racks?)?\b)", re.I)  # "8 gb200 gpus of an nvl72 rack"
 _COUNT_OF_SYSTEMS = re.compile(rf"\b{_COUNT}(?P<noun>racks?|systems?|pods?)\s+of\s+(?P<name>gb[23]00\s+nvl72)\b", re.I)
 _RESTATED = re.compile(r"\s*\((\d+)\s+(?:gpus?|chips?|cards?)\s+(?:per|each|in each|a)\s*(?:rack|node|system|tray)?\)", re.I)

@@ -937,7 +937,7 @@ def _typed_form(question: str) -> str:
     text = _CHOSEN_SIDE.sub(_chosen_side, text)  # "fp8 vs bf16 - just give me the fp8 one"
     text = _AGAINST_PEAK.sub(r"at the \g<precision>peak", text)  # "mfu 0.3 (vs the fp8 peak)": no comparison
     text = _GRADIENT_SYNC.sub(r"all-reduce \g<what>", text)  # "sync the fp32 gradients"
-    text = _OF_THESE.sub(lambda m: f"{m.group('n') or m.group('m')} GPUs", text)  # "L40S, 48 GB … i have 4 of these"
+    text = _OF_THESE.sub(_these_gpus, text)  # "L40S, 48 GB … i have 4 of these"
     text = _OF_THEM_COUNTED.sub(r"\g<noun>, \g<n> \g<noun>", text)  # "reasoning traces, 20 of them at 64k each"
     text = _FOR_CONTEXT.sub(" ", text)  # "for context: a100 40gb, …" gives no context length
     text = _UNIT_THEN_STOP.sub(r"\1 .", text)  # "per-user tok/s." ends a sentence: the unit is "tok/s"
@@ -992,6 +992,15 @@ def _per_byte(m: re.Match) -> str:
 _OF_THESE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:these|those)\b(?!\s+(?:nodes|servers|boxes|racks|machines)\b|"
                        r"\s+(?:concurrently|at\s+once|in\s+flight|in\s+parallel|simultaneously|at\s+a\s+time)\b)"
                        r"|(?:(?<=over )|(?<=onto )|(?<=across ))(?P<m>\d+)\s+of\s+them\b", re.I)
+
+def _these_gpus(m: re.Match) -> str:
+    if _HOLDS_BEFORE.search(m.string, 0, m.start()):
+        return m.group(0)  # "the NVL72 rack holds 72 of these": what a rack holds, not the GPUs in use
+    return f"{m.group('n') or m.group('m')} GPUs"
+
+
+_HOLDS_BEFORE = re.compile(r"\b(?:holds|has|contains|houses|takes|fits|carries|packs)\s+$", re.I)
+
 
 # what "N of them" counts, named just before it: "r1 reasoning traces, 20 of them at 64k each" is 20 traces
 _OF_THEM_COUNTED = re.compile(r"\b(?P<noun>(?:traces|requests|sequences|sessions|chats|conversations|prompts|users|"

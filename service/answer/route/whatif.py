@@ -16,7 +16,8 @@ from .slots import LABEL_ROLES, is_kv_precision
 from .tagger import Reading, Tag, tag
 
 # "switch from X to Y", "replace X with Y", "swap X out for Y": Y is the new one
-_FROM_TO = re.compile(r"\bfrom\s+\S.*?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
+# within one clause: "from scratch on mi300x …: how many? (… compete for the same pool)" changes nothing
+_FROM_TO = re.compile(r"\bfrom\s+\S(?:(?![?!;:()\n]|\.\s).)*?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
 _REPLACED = re.compile(r"\b(?:replac\w*|swap\w*|switch\w*|trad\w*)\s+\S.*?\s(?:with|for|out for|by)\s+(?=\S)",
                        re.IGNORECASE)
 # "…. what if we had eight B200s instead?", "… — if we moved to tp2 on h200s, …"
