@@ -2078,6 +2078,134 @@ whats the on demand price of aws p5.48xlarge in us-east-1 for the 8x h100 these 
 tgi 2.0.4 throws a rope_scaling error loading l3.1 8b, which version fixed it | no_answer | alias,intent
 is ds-r1 mit licensed, can i distill it into l3.1 8b and sell the result | no_answer | alias,intent
 which gpus does openai serve gpt-5 on and how many h100s did they rent from microsoft | no_answer | intent
+we get 360 busbw on all_reduce_perf with 8 h100 in one box, nvlink4 is 450 per direction, is ~80% normal or is smth broken | retrieval | topology,intent
+nccl-tests across 8 nodes x 8 h100, ndr 400g per gpu, all_reduce busbw stuck at 16.7 GB/s and every node passed healthcheck. how do i find which node is the bad one | retrieval | topology,units
+why does algbw fall from 250 to ~28 GB/s going from 8 to 64 ranks while busbw barely moves, which one am i supposed to put on the slide | retrieval | intent,units
+same 8x h100 node: all_gather_perf busbw 410 but all_reduce_perf only 290, what does a gap like that point at | retrieval | collective_new,intent
+NCCL_DEBUG=INFO prints NET/Socket on our 16 node cluster w/ 400g cx7 nics, busbw is like 3 GB/s, what does that line mean and whats the fix | retrieval | topology,units
+2 MB allreduce on 128 ranks, should i force NCCL_ALGO=Tree NCCL_PROTO=LL128 or just leave the tuner alone | retrieval | intent,units
+no GDRDMA on any channel line in the log, 4 boxes of 8 h100 with 400g nics, busbw ~25 GB/s. is gpudirect rdma off and how do i check it properly | retrieval | topology
+what do LL vs LL128 vs Simple mean in the nccl log on an 8 gpu h100 nvlink box with 32 channels | retrieval | intent
+busbw curve still climbing at 25MB on 64 ranks over ndr and ddp bucket_cap_mb is 25, should i bump the bucket to 100? | retrieval | training,units
+roce 400g, 32 nodes, all-reduce sitting at 60% of line rate and pfc pause counters keep going up. congestion or a flaky cable? which counters do i read | retrieval | topology,units
+lspci shows LnkSta x4 vs LnkCap x16 on nic5 of one server out of 8 (64 h100s), could that one slot really drag the whole ring to a third of 50 GB/s | retrieval | topology,units
+four boxes of eight h100, training llama 3.1 70b: tp8 inside the node + dp4 across, or tp4 pp2 dp4? which layout and why | retrieval | topology,word_numbers,training
+405b bf16 decode on 2 nodes of 8 h100: tp16 across both vs tp8 + pp2, why does everyone say never let tp cross the node | retrieval | topology,quantity_of_model
+scheduler gave our 64-gpu job gpus scattered over 11 racks instead of 8 whole nodes and step time went up 30%, why doesnt nccl just fix the placement | retrieval | topology,training
+what does rail optimized mean? we've got 32 nodes, 8 nics per node at 400 gb/s each | retrieval | topology,units
+tp 6 on 8-gpu hgx nodes, 48 gpus total, is a tp size that doesnt divide 8 a bad idea | retrieval | topology
+llama 3 405b on 16k h100s nested tp 8, cp, pp 16 and dp, why order the groups tp cp pp dp from inner to outer | retrieval | topology,training
+deepseek v3 serving w/ ep all-to-all: one nvl72 rack vs nine hgx boxes of 8 b200, which layout and why does the domain size matter so much | retrieval | topology,collective_new
+1024 h100 on a 2:1 oversubscribed fat tree, is that fine for dp gradient traffic or do we really need full non-blocking | retrieval | topology,training
+deepseek decode units are ep144 over 18 nodes and prefill ep32 over 4, why go that wide, whats the blast radius tradeoff | retrieval | topology,quantity_of_model
+800g xdr infiniband vs spectrum-x ethernet for a 4096 b200 cluster, which one would u pick and on what grounds | retrieval | topology,units
+deepep vs the default all2all backend for ep 32 on 4 nodes of 8 h200, which should i pick for decode | retrieval | topology,collective_new
+mfu 38% on 512 h100 for a dense 70b, is that bad?? what do published big runs actually get | retrieval | training,intent
+hfu 53% vs mfu 39.8% with full recompute on 1024 gpus, which one goes in the report and why do they differ | retrieval | training,label_order
+mfu dropped from 45% at 256 gpus to 31% at 2048, same model same per-gpu batch. why do bigger jobs sit lower | retrieval | training
+our matmuls run fp8 on h100, do i compute mfu against 989 or 1979 tflops? deepseek v3's numbers look different depending on which | retrieval | training,units
+does the 6N in mfu count attention at all? at 128k seq len our 70b mfu looks weirdly low | retrieval | training,ambiguous
+4.4 s/step on 1024 h100s with a 4M token global batch, roughly 40% mfu, where does the other 60% actually go | retrieval | training,units
+1 gpu out of 1024 thermally throttled to ~80% clocks, why does the whole job's step time take the same 20% hit | retrieval | training,topology
+pp 8 with 16 microbatches and the bubble looks big, is interleaved 1f1b worth it or should i just add microbatches | retrieval | training
+llama 3.1 70b bf16 on a single h100 we measure 19 tok/s at batch 1 but the site says the bound is ~24, why arent we hitting it | retrieval | intent,quantity_of_model
+nsight says batch 1 decode on h100 runs at 0.34% of peak flops, is the gpu broken or is that just what memory bound means | retrieval | intent
+turned on --enforce-eager for debugging and 8b decode on an h100 went from ~150 to ~60 tok/s, why do cuda graphs matter that much | retrieval | intent
+vendor slide claims 30k tok/s for a 70b on 8 h200s, how do i sanity check a claim like that before we sign anything | retrieval | intent,units
+spec decoding gave us 2.8x on 405b on 8 h200 at batch 1 but basically nothing at batch 64, why | retrieval | intent
+p99 tpot spikes to 130ms whenever an 8k prompt lands among 32 chats decoding at 7ms/step on one h100, which flag fixes this | retrieval | units,intent
+max-num-batched-tokens 512 vs 2048 vs 8192 with ~400 concurrent seqs, which one should i run and how do i decide | retrieval | intent
+2k system prompt + 8 retrieved chunks of 500 tok + user q, prefix cache hit rate is 3%. why so low | retrieval | units,intent
+4000-token system prompt with a timestamp on the first line, 16 replicas behind a round robin lb, why is automatic prefix caching doing nothing | retrieval | intent
+ttft p50 300ms but p99 4s at 70% gpu util across 8 replicas, is that queueing? and what does goodput mean here | retrieval | intent,units
+--gpu-memory-utilization 0.9, 4x h100, 70b, --max-model-len 131072 and it refuses to start. what should i set max model len from | retrieval | intent
+disagg prefill/decode for 32k-token prompts on a fleet of just 2 h100 nodes, worth it or overkill | retrieval | topology,intent
+whats 'dp attention' in sglang when running deepseek v3 on 8 h200, vs plain tp 8 | retrieval | topology,alias
+524 MB shared prefix, 50 GB/s nic, ~65ms of prefill, when does fetching the kv from mooncake beat just recomputing it | retrieval | units
+tpot target 25ms, 70b fp8 tp4 on h100s, why does bumping max-num-seqs from 64 to 256 wreck latency | retrieval | intent
+what does 'ridge point 295 flop/byte' mean for an h100, saw it on a slide next to 3.35 TB/s and 989 tflops | retrieval | intent,units
+mi300x 192gb vs h200 141gb for serving 405b in fp8, which would you buy and why | retrieval | non_nvidia,quantity_of_model
+trainium2 for qwen2.5 72b fp8 at 8k ctx, whats the catch with neuron and static shapes | retrieval | non_nvidia
+how much is an 8x h100 box per hour on lambda vs runpod right now, we need 4 of them for ~3 weeks | no_answer | intent,topology
+when does rubin nvl144 actually ship and is it 288gb of hbm4 per gpu? | no_answer | alias,units
+llama 3.1 405b licence, can we serve it commercially if we go past 700M monthly users | no_answer | quantity_of_model
+nccl 2.21.5 hangs in all_gather on 16 nodes of h100 after ~3h, known bug? which version fixed it | no_answer | collective_new,topology
+vllm 0.6.3 with fp8 kv cache returns garbage on mixtral 8x7b at tp 4, is that a known regression | no_answer | quantity_of_model
+what time did nvidia post in mlperf training v4.0 for gpt-3 175b on 11,616 h100s | no_answer | training
+coreweave vs azure nd h100 v5, which one gets better all-reduce busbw in practice at 64 nodes | no_answer | topology
+list price of a quantum-x800 q3400 switch vs a spectrum-x sn5600, ballpark for 32 of each | no_answer | topology
+amd mi450 and the helios rack, when do they land and how much hbm per gpu | no_answer | non_nvidia
+gb300 nvl72 price per rack in 2026 roughly, for 72 gpus all in | no_answer | units
+tensorrt-llm 0.12 vs vllm 0.6 official throughput numbers for llama 3 70b on 8 h100s, who published what | no_answer | intent
+is driver 550.54 + cuda 12.4 ok with nccl 2.23 on an h200 hgx, or do we need the 560 branch | no_answer | alias
+groq api price per million tokens for llama 3.1 70b vs together's, at ~2k in / 500 out per request | no_answer | non_nvidia,units
+is deepseek v3 671b under the mit licence or a custom one for the weights | no_answer | quantity_of_model
+ultra ethernet 1.0 spec, when did it ship and will nccl support it on 800g nics | no_answer | topology,units
+whats google's on-demand price for a tpu v5p-256 slice per hour, planning a 70b finetune | no_answer | non_nvidia,training
+quick sanity q before my 3pm: owned h100 comes to ~$1.61/hr all in, rental quote is $2.50/hr, 512 gpus at maybe 55% util over 4 yrs. buy or rent? dont need the math, just a recommendation + what moves the break-even | retrieval | intent,units
+pasting from the planning doc -> model 7.5B, gpus 64, inter-node 100GbE, optimizer adamw. zero-2 or zero-3?? when does sharding stop paying on a slow fabric | retrieval | training,label_order,template
+nccl picked tree for a 1 MB allreduce on 1024 ranks but ring for 1 GB on 64 ranks, why the differnt choice? is the tuner wrong or is that expected | retrieval | topology,typo
+llama 3.1 405b on 16 pipeline stages w/ 64 microbatches: gpipe vs 1f1b vs interleaved vs zero-bubble, which schedule would u actually run and why | retrieval | training
+turning on full activation ckpt for our 70b at 4096 seq, someone said compute goes from 6N to 8N flops per token. why 8N, and is selective recompute the better deal? | retrieval | training,intent
+spec decode gave us 2.8x on llama 405b at batch 1 on 8x h200, but at batch 64 its like 1.1x. whats the reason it stops paying at big batch? | retrieval | intent
+chunked prefill token budget: 512 or 2048? mix is ~32 chat streams plus the odd 32k-token prompt on one h100. whats the tradeoff between the two | retrieval | intent,units
+we only have 8 h100s serving llama 3.1 70b bf16. someone wants PD disagg, 2 prefill + 6 decode. worth it at this size or is that a big-fleet thing | retrieval | topology
+h100 80gb split into seven 1g.10gb MIG slices vs MPS with 7 clients vs plain time slicing, for seven small internal models. which one and why, isolation-wise | retrieval | word_numbers,intent
+2,048 h100s, roughly 70% training 30% serving. slurm, k8s or one of the hybrids like slinky/soperator? what are the questions that decide it | retrieval | intent
+fsdp across 64 gpus on 400G nics: infiniband ndr or rocev2? team has zero ib ops experience, which would you go with | retrieval | topology,word_numbers
+10k gpu buildout, quantum-x800 xdr vs spectrum-x both at 800 Gb/s. why does switch radix matter here, the 2048 vs 10368 gpus two-tier thing? | retrieval | topology,units
+l3.1 70b on 2x h100 80g: fp8 w8a8 or awq int4? which one hurts accuracy less and how do u pick the scheme from the bottleneck | retrieval | alias,intent
+gpt-oss-120b ships its experts in mxfp4 = 4.25 bits/param. what is the e8m0 scale and why one per 32 values? just the definition pls | retrieval | units,quantity_of_model
+deepseek v3 config.json has kv_lora_rank 512, qk_rope_head_dim 64, 61 layers. what do those mla fields actually mean? not asking for the byte count | retrieval | quantity_of_model,intent
+llama 3.1 70b = 64 query heads, 8 kv heads. why did they go GQA instead of MQA with a single kv head? quality vs tp tradeoff? | retrieval | quantity_of_model,intent
+gpt-oss-120b alternates full attention with a 128-token window while llama 3.1 70b attends over all 128k. why does the gpt-oss cache stop growing on half its layers, what is the window doing | retrieval | quantity_of_model
+16,384 gpus, sync ckpt takes ~10 min vs async ~30 s, restarts take 20+ min. do we checkpoint more often or fix restart time first? which lever buys more effective training time | retrieval | training
+8x h100 node: xid 79 on gpu3 then xid 48 on gpu5 two min later. reset, drain or RMA? whats the policy ppl use | retrieval | intent
+row remap pending on one h100 in a 1,024-gpu run, next ckpt is in 40 min. reset now or ride it out to the checkpoint? | retrieval | training
+step time jumped 4.4s -> 5.3s on 1024 h100s, one node shows sm clocks down ~20%. thermal throttle or power cap, how do i tell which? | retrieval | training,intent
+facilities asking why our 132 kW nvl72 racks cant stay on air like the old 40 kW h100 racks. whats the short explanation i can forward | retrieval | units,intent
+deepseek v3 671b serving: one gb200 nvl72 or nine hgx h200 8-gpu boxes? why does the 72-gpu nvlink domain matter for the moe all-to-all | retrieval | topology,collective_new
+inference fleet for 8b and 70b models: rtx pro 6000 pcie cards in normal 2u servers vs hgx h100 sxm baseboards. which form factor for which model, and why | retrieval | topology
+mi300x 192GB @ 5.3 TB/s vs h100 80GB for llama 405b fp8 serving. when does amd's memory argument actually win, and how painful is rocm still | retrieval | non_nvidia,units
+tpu v5p pod, our batch swings 1 to 256 with ragged seq lens. why do tpus hate that, is it the fill/drain thing with the systolic array? | retrieval | non_nvidia
+qwen2.5 72b fp8 on trainium2 vs an h100: whats the porting pain with neuron/nki and static shapes, is it worth it for us | retrieval | non_nvidia
+a 70b model needs like 614 groq chips vs 2 h100s. so why would anyone pick groq, is it latency vs throughput per dollar? | retrieval | non_nvidia
+batch-1 decode of llama 3.1 8b launches ~400 kernels per token. why do we need cuda graphs for that and what bites in prod once theyre on | retrieval | intent
+moe layer w/ 256 experts top-8: write the expert gemms in cublas, cutlass or triton? whats the decision rule, and what's a grouped gemm | retrieval | intent
+FA2 vs FA3 on h100 at head dim 128, what actually changed in fa3? tma, warp specialization, fp8? | retrieval | intent
+kernel A: 168 regs/thread, 25% occupancy, no spills. kernel B: 96 regs, 50% occupancy, some spills. which one do i keep, when do i stop chasing occupancy on h100 | retrieval | label_order,template
+4,000-token system prompt shared by ~500 users: vllm block-hash prefix caching vs sglang radix tree, which handles it better and why | retrieval | intent
+we autoscale our vllm pods when gpu util > 80%, the site seems to say dont. why scale on queue depth or ttft instead of util | retrieval | intent
+99.9% monthly slo = 43.2 min error budget. who gets to spend it, and what does adding a fourth nine cost us in practice | retrieval | word_numbers,units
+multi-lora on one l40s: 100 tenants on llama 3.1 8b, rank 16 vs rank 64 adapters. quality vs density tradeoff? | retrieval | intent
+two 96-pod jobs deadlocked our 128-gpu cluster, each grabbed half the gpus. kueue or volcano for gang admission, and what does backfill get back | retrieval | intent
+spot h100s at ~60% off but preempted every 6ish hours, 64-gpu training job. does spot pay for us and what does the ckpt interval need to look like | retrieval | training
+mfu 38% vs hfu 51% on our 70b run w/ recompute on. which one goes in the exec deck and whats the actual diffrence | retrieval | training,typo
+llama 3.1 70b at 131,072 tokens on 16 cp ranks: ring attention or ulysses? and is that the same thing as megatron sequence parallelism | retrieval | training,topology
+deepseek-v3 decode: wide EP across 4 nodes on 400G IB w/ deepep vs narrow EP inside one 8-gpu nvlink box. which for latency? | retrieval | topology,collective_new
+loading ~140 GB of weights off local nvme on each node: gds vs plain read into pinned host mem. when is the cufile setup actually worth the hassle | retrieval | units
+vllm --gpu-memory-utilization 0.90 vs 0.95 on 4x h100 for llama 70b, what does the flag actually reserve and how does it blow up if set too high | retrieval | intent
+vendor deck says '70b bf16, 3,000 tok/s per user on a single h200'. smells off. how do i sanity check a claim like that without running it | retrieval | intent
+nvidia datasheet: h100 sxm 1,979 tflops bf16. the site uses 989. which is right, where does the 2x come from | retrieval | units
+llama 3 8b on 15T tokens is ~1,900 tokens/param vs chinchilla's 20. why did meta blow way past compute optimal? | retrieval | training
+p99 ttft blew through 500 ms once util went from 60% to 85% on the same 12 replicas. why does the tail explode like that, is it queueing? | retrieval | intent
+weka vs vast vs netapp for a 1,024-gpu training cluster, mostly dataset reads plus ckpt bursts every 30 min. which fits a shop like ours | retrieval | intent,training
+whats coreweave charging per h100-hour right now vs lambda on-demand? need real quotes for 256 gpus x 3 months, not an illustrative rate | no_answer | intent,units
+when is vera rubin nvl144 actually shipping, and is it really 288 GB of hbm4 per gpu? need the date for our q2 buy plan | no_answer | units
+amd mi450 / helios rack: launch date and list price vs a gb300 nvl72? finance wants both numbers by friday | no_answer | non_nvidia
+llama 3.1 405b licence q: can we serve it commercially with >700M monthly users, and does the built-with-llama attribution apply to our fine-tunes? | no_answer | intent
+vllm 0.6.3 with fp8 kv cache on h100 crashes with 'CUDA error: an illegal memory access' at batch 128. which vllm release fixed that? | no_answer | intent
+nccl 2.21.5 hangs on 2x8 h100 when NCCL_P2P_LEVEL=NVL is set, known bug? which nccl version should we pin to | no_answer | topology
+deepspeed 0.14.4 zero-3 + accelerate 0.33 hangs at initializing zero on 16 h100s. is that the known regression, and what release fixed it | no_answer | training
+mlperf inference v4.1 llama2-70b offline: h200 vs mi300x vs gaudi 3, who posted the highest tokens/s and by how much? | no_answer | non_nvidia
+llama.cpp vs ollama on a 24gb 4090 for llama 3.1 8b q4_k_m, which one actually gets more tok/s? | no_answer | intent
+aws p5.48xlarge (8x h100) vs azure nd h100 v5: hourly price in us-east and which one actually has capacity this month? | no_answer | intent
+how much is a gb200 nvl72 rack all in, 3M? 3.9M? need a dollar figure for the budget deck, 4 racks | no_answer | units
+groq api vs cerebras inference, price per million tokens for llama 3.1 70b. which is cheaper at 50M tokens/day? | no_answer | non_nvidia
+intel gaudi 3, 128 GB @ 3.7 TB/s, intel claims 1.5x an h100 on 70b inference. what did independent benchmarks actually show for gaudi 3? | no_answer | non_nvidia,units
+apple m3 ultra 512gb vs a single h100 for llama 70b fp16, what tok/s are ppl actually getting on the mac studio? | no_answer | non_nvidia
+tensorrt-llm 0.12 engine build for llama 3.1 70b fp8 on 8x h100 fails with a myelin error, driver 550.54.15. known issue? workaround? | no_answer | intent
+google tpu v6e trillium on-demand price per chip-hour vs v5p, and is v6e GA in europe-west4 yet? | no_answer | non_nvidia
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -2098,7 +2226,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 63  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-201
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 69  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-207
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
