@@ -85,3 +85,38 @@ def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
     routed = assert_routed(question, calculator, expected)
     if "3B params" not in question:
         assert any(w in note for note in routed.assumed for w in ("=", "prompt only", " + "))  # the sum is said
+
+
+# batch 205 (dev): parts typed the everyday way — "tok", "~", "top 10 chunks at 800 each", "45 msgs averaging 250",
+# a slipped label ("histroy", "qeustion"), "N tokens into a M token reply", and when the cache is asked
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("rag setup on llama 3.1 8b: ~1,200 tok system prompt, top 10 chunks at 800 each, user question ~150. kv for one "
+     "request right before it starts answering, bf16?", "kv_cache", {"context": 9350, "batch": 1}),
+    ("qwen 2.5 72b, one long chat: 800 token system prompt, then 40 messages so far (user and bot combined) at ~300 "
+     "tokens each. bf16 kv for the whole thing as it stands?", "kv_cache", {"context": 12_800}),
+    ("llama 3.1 8b summarizing support threads: 45 msgs averaging 250 tokens + a 300 token instruction. the summary is "
+     "500 but i want the kv *before* the summary starts. fp8 cache, batch of 32", "kv_cache",
+     {"context": 11_550, "batch": 32}),
+    ("mixtral 8x22b rag: 6 chunks x 1,500 + a 250 token qeustion + a 750 token answer (count the answer). bf16 kv for "
+     "2 requests?", "kv_cache", {"context": 10_000, "batch": 2}),
+    ("llama 3.1 8b bf16 on one h100, one chat: 1,500 sys + 3,500 histroy, and the reply is 1,000 tokens. tok/s on the "
+     "last token of the reply, bf16 kv?", "decode", {"context": 6000}),
+    ("llama 3.1 8b int4 on a 4090, single user: 800 sys + 6,000 doc + 200 q. how fast does the very first answer token "
+     "come out (tok/s)? fp16 kv", "decode", {"context": 7000, "batch": 1}),
+    ("qwen2.5 72b fp8 on one mi355x, batch 32: chat history is 5,000 and it's now 500 tokens into a 1,000 token reply. "
+     "fp8 kv, step time right at this point?", "decode", {"context": 5500, "primary": "step_time_s"}),
+    ("qwen2.5 72b at isl 8k / osl 1k, batch 16, fp8 kv. cache size at the first decode step, so only the input is in "
+     "there", "kv_cache", {"context": 8192, "batch": 16}),
+    ("llama 3.1 8b bf16 on an h100 pcie, batch 24, each request is 700 sys + 300 user + 1,000 reply, bf16 kv. per usr "
+     "tok/s at the end?", "decode", {"context": 2000, "batch": 24, "primary": "tokens_per_s_per_sequence"}),
+    # the cache asked as "the kv total" or "what does the kv cache add up to", with a GPU and a load test named
+    ("load test from friday: llama 3 8b, 64 concurent users each at 8k, fp16 cache, p50 340 ms on 4 l40s. what does "
+     "the kv cache add up to for all 64?", "kv_cache", {"batch": 64, "context": 8192}),
+    # … but "weights + kv total" is the sum, and "<gpu> count for …" asks a count
+    ("lol ok\nqwen2.5 7b instruct\nint4 weights\nfp8 kv cache\n128k context\njust one user\nweights + kv total?",
+     "memory", {"context": 131_072, "kv_precision": "fp8"}),
+    ("h200 count for llama 3.1 70b bf16 serving 64 sessions of 16k tokens each, and whats the kv total", "memory",
+     {"primary": "min_gpus"}),
+])
+def test_parts_typed_the_everyday_way_are_added(question, calculator, expected):
+    assert_routed(question, calculator, expected)

@@ -459,6 +459,8 @@ def _how_many_gpus(r: Reading) -> bool:
             return True
         if r.words[cue.end:cue.end + 1] == ["of"] and _parts_of(r, cue.end + 1):
             return True  # "how many of the 80 gig h100 sxm cards do i need"
+    if any(r.words[g.end:g.end + 1] == ["count"] for g in r.of("GPU")):
+        return True  # "h200 count for llama 3.1 70b …"
     # "I say 3 H200s minimum": a minimum said after the part; "min mi325x for zero3 …": before it, opening the ask
     return any({"minimum", "min"} & set(r.words[g.end:g.end + 2]) or (g.start == 1 and r.words[0] in ("min", "minimum"))
                for g in r.of("GPU"))
@@ -514,7 +516,11 @@ def _spec_lookup(r: Reading, s: Slots) -> str | None:
 
 
 _ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+(?:kv\s+)?cache(?:\s+size)?\b(?!\s+(?:and|plus|\+))|\bhow (?:big|large) is the cache\b|"
-                             r"\bcache size (?:for|of)\b|"  # "cache size for 4 seqs sitting at the full 131072"
+                             r"\bcache size (?:for|of|at|once|when|after|right)\b|"  # "cache size for 4 seqs sitting at the full 131072"
+                             # "whats the kv total once …", "what does the kv cache add up to for all 64"
+                             # (not "weights + kv total?", "kv total mem footprint", "fp16 kv\ntotal vram")
+                             r"(?<!\+)(?<!\+ )(?<!plus )\bkv(?:[ \t]+cache)?[ \t]+total\b"
+                             r"(?![ \t]*(?:and|plus|\+|mem\w*|footprint|vram|wts|weights)\b)|\bwhat\s+(?:does|do|will|would)\s+the\s+kv(?:\s+cache)?\s+add\s+up\s+to\b|"
                              r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b|"
                              # the ask that ends the message: "— total kv?", "more than 250 GB of cache?"
                              r"\btotal kv\s*\?\s*$|\b(?:more|less|over|under) (?:than )?[\d.]+\s*[GT]i?B of (?:kv )?cache\s*\?", re.I)
@@ -576,7 +582,10 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
             or (r.has("adam") and r.has("memory", "state", "how_much"))
             or (r.has("activations") and r.has("recompute_full", "recompute_none", "recompute_selective"))):
         return "training_memory"
-    if (r.has("tokens_per_s", "decode", "latency", "throughput", "how_fast", "speed", "compute_time", "memory_time")
+    # ("cache size at the first decode step": the step says when the cache is asked, not a decode figure)
+    when_decoding = r.has("decode") and _ASKS_THE_CACHE.search(r.question) and r.has("kv")
+    if (r.has("tokens_per_s", "latency", "throughput", "how_fast", "speed", "compute_time", "memory_time")
+            or (r.has("decode") and not when_decoding)
             or (r.has("aggregate") and not r.has("memory") and not _kv_summed(r))):  # ("total memory summed over
         # the 8 gpus")
         return "decode"
@@ -584,7 +593,8 @@ def _named_calculator(r: Reading, s: Slots) -> str | None:
     # fit into, "hold" is what the cache does; "that load" is the work, not loading the weights
     fits = [c for c in r.of("CUE", "fit") if (c.text.lower() not in ("hold", "holds") or "gpu" in v or s.capacity)
             and not (c.text.lower() == "load"
-                     and r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"], ["peak"]))
+                     and (r.words[c.start - 1:c.start] in (["that"], ["the"], ["this"], ["peak"])
+                          or r.words[c.end:c.end + 1] in (["test"], ["tests"], ["testing"])))  # ("our load test")
             and not ("oom" in c.text.lower() and _in_a_sentence_asking_nothing(r, c))]  # ("the server OOMs after …")
     if (r.has("kv") and _ASKS_THE_CACHE.search(r.question) and not (fits or r.has("enough", "left"))
             and not _how_many_gpus(r) and not _ADDED_TO.search(r.question)):  # ("weights + the whole KV cache")

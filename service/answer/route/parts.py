@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 from spacy.tokens import Doc
 
 _JOINS = {"+", "plus", "and", ",", "&", "then", "followed"}  # ("a 500B-token stage then a 100B-token one")
@@ -159,22 +161,27 @@ def _figure(n: int) -> str:
 _PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompt_tokens|input_tokens|tokens\s+in|"
                  r"input\s+seq(?:uence)?\s+len(?:gth)?|prompts?|inputs?|isl|in|prefill|system\s+prompt|"
                  r"system\s+part|user\s+part|history|chat\s+history|document|doc|new\s+(?:msg|message)|prefix|suffix|"
-                 r"question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|instruction(?:\s+block)?|query|"
-                 r"few-shot\s+examples|examples")
+                 r"(?:user\s+)?question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|"
+                 r"instructions?(?:\s+block)?|query|few-shot\s+examples|examples|"
+                 # "800 sys + 6,000 doc + 200 q", "kb article 5,000", "2,500 of tool specs + 3,500 of scratchpad"
+                 r"sys(?:tem)?|(?<!single )(?<!one )(?<!per )(?<!each )user(?:\s+(?:msg|message|turn|input))?|q|(?:kb\s+)?article|tool\s+specs?|scratchpad")
 _OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|output_tokens|completion_tokens|max_new_tokens|tokens\s+out|"
                  r"output\s+seq(?:uence)?\s+len(?:gth)?|outputs?|osl|out|completions?|generated|generation|generates|"
                  r"reply|replies|answers?|final\s+answer|middle|"
                  r"decode(?:\s+steps)?|decoded|thinking(?:\s+tokens)?|reasoning(?:\s+tokens)?|response|responses|new\s+tokens|"
                  r"summary|decode\s+steps|steps\s+of\s+decode|tokens\s+generated")
 # "8 examples at 400 tokens each", "4 chunks of 2048": so many prompt pieces of one size
-_PIECES_OF = re.compile(r"(?<![\w.,])(?P<count>\d+)\s+(?:few-shot\s+|user\s+|bot\s+|assistant\s+|model\s+|retrieved\s+)?"
-                        r"(?:examples|shots|documents|docs|pdfs|chunks|turns|messages|passages|(?P<out>replies|answers|"
-                        r"responses))\s+(?:at|of)\s+(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?(?:[\s-]*tokens?)?"
+# "45 msgs averaging 250 tokens", "40 messages so far (user and bot combined) at ~300 tokens each", "3 examples x 700"
+_PIECES_OF = re.compile(r"(?<![\w.,])(?:top\s+)?(?P<count>\d+)\s+(?:earlier\s+|previous\s+|past\s+|prior\s+)?"
+                        r"(?:few-shot\s+|user\s+|bot\s+|assistant\s+|model\s+|retrieved\s+)?"
+                        r"(?:examples|shots|documents|docs|pdfs|chunks|turns|messages|msgs|passages|(?P<out>replies|answers|"
+                        r"responses))(?:\s+so\s+far)?(?:\s*\([^()]{0,40}\))?\s+(?:at|of|x|×|averaging|each\s+of)\s+"
+                        r"(?:about\s+|around\s+|roughly\s+)?(?P<size>\d+(?:,\d{3})*)(?:\s*(?P<k>[kK]))?(?:[\s-]*tokens?)?"
                         r"(?:\s+each)?", re.I)
 # "the model answers in 100 tokens", "replies with about 300 tokens": the output, said by its verb
 _ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
                          r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b|an?\s+(?P<size2>\d+(?:,\d{3})*)\s*(?P<k2>[kK])?"
-                         r"[\s-]*tokens?\s+(?:middle|answer|reply|summary|completion|response)\b)", re.I)
+                         r"[\s-]*tokens?\s+(?:middle|answer|reply|summary|completion|response|output)\b)", re.I)
 # "the user sends 800 tokens", "the model thinks for 15,000 and answers in 1,200": the parts said by their verbs, the
 # word "tokens" left out once the first part has said it
 _SAID_BY_VERB = re.compile(r"\b(?:(?:the\s+)?(?:user|model|it|they|i|we)\s+)?(?P<verb>sends?|pastes?|submits?|thinks?|reasons?|"
@@ -192,16 +199,25 @@ def _words(n: int) -> str:
 # "prompts are 3,000 tokens", "output is capped at 1,000"
 _PART = re.compile(
     rf"(?<![\w.,]){_figure(1)}(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?{_words(1)}\b(?:\s+tokens?\b)?"
-    rf"|\b(?!(?:in|out)\s+\d){_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
+    rf"|\b(?!(?:in|out)\s+\d){_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of|will\s+be|wil\s+be)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
     rf"\s+(?:capped|limited)\s+at\s+|\s+up\s+to\s+|\s+)"
-    rf"{_figure(2)}(?![\w]|\.\d|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))(?:[\s-]*tokens?\b)?",
+    rf"{_figure(2)}(?![\w]|\.\d|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))"
+    # (not a figure its own label follows: "few-shot prompt: 2100 prompt tokens" is the 2100 of the prompt)
+    rf"(?!(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?(?:{_PROMPT_WORDS}|{_OUTPUT_WORDS})[\s-]+tokens?\b|"
+    rf"[\s-]*tokens?[\s-]+(?:of\s+)?(?:{_PROMPT_WORDS}|{_OUTPUT_WORDS})\b)(?:[\s-]*tokens?\b)?",
     re.I)
 _JOINED = re.compile(r"^\s*(?:\+|/|,|;|\||and|plus|then|with|&|->|→|\.|--|on\s+top\s+of)?\s*(?:and\s+|plus\s+|then\s+|a\s+|an\s+|--|"
-                     r"the\s+(?:user\s+|bot\s+|model\s+)?)*"
+                     r"the\s+(?:user\s+|bot\s+|model\s+|actual\s+|next\s+|final\s+|new\s+)?)*"
                      r"(?:(?:is|are)\s+)?$", re.I)
 _PROMPT_ONLY = re.compile(r"\b(?:right\s+)?after\s+(?:the\s+)?prefill\b|\bbefore\s+(?:it|they|decoding|generation|the\s+first\s+"
                           r"(?:output\s+)?token)\b|\bprompt\s+(?:alone|only)\b|\bonly\s+the\s+prompt\b|\bend\s+of\s+prefill\b|"
-                          r"\bprefill\s+(?:is\s+)?(?:done|finished|complete|ends)\b|\bbefore\s+token\s+one\b", re.I)
+                          r"\bprefill\s+(?:is\s+)?(?:done|finished|complete|ends)\b|\bbefore\s+token\s+one\b|"
+                          # "right before it starts answering", "before the summary starts", "the very first answer
+                          # token", "at the first decode step, so only the input is in there"
+                          r"\bbefore\s+(?:it|they)\s+(?:starts?\s+|begins?\s+)?(?:answering|replying|writing|write|writes|"
+                          r"generating|responding)\b|\bbefore\s+the\s+(?:\w+\s+)?(?:summary|reply|replies|answer|answers|"
+                          r"output|response|responses)\s+(?:starts?|begins?)\b|\bfirst\s+(?:answer|output|reply|response)\s+token\b|"
+                          r"\bfirst\s+decode\s+step\b|\bonly\s+the\s+(?:input|prompt)\s+is\b", re.I)
 # "right after prefill, before it generates anything": when, not a prefill figure asked
 _PROMPT_ONLY_SAID = re.compile(r",?\s*(?:right\s+)?after\s+(?:the\s+)?prefill(?:\s+(?:is\s+)?(?:done|finished|complete))?|"
                                r",?\s*before\s+(?:it|they)\s+(?:generates?|decodes?|outputs?)\s+anything|"
@@ -223,6 +239,7 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     """The question with a context given in parts replaced by their sum (or by the prompt's parts, when only the
     prefill is asked about), and a note of the sum."""
     typed = question
+    question = _as_pieces_typed(question)
     question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} {'output' if m.group('out') else 'prompt'} "
                                         "tokens", question)
     question = _ANSWERS_IN.sub(lambda m: f"{_answer_size(m)} output tokens", question)
@@ -231,8 +248,10 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     parts = _parts(question)
     if len(parts) < 2 or not any(_is_prompt(m) for m in parts):
         return typed, []
-    if not any(not _is_prompt(m) for m in parts) and not all(
-            "+" in question[a.end():b.start()] or (re.search(r"\b(?:and|plus|on\s+top\s+of)\b", question[a.end():b.start()])
+    # ("1,200 tok system prompt, top 10 chunks at 800 each, user question ~150": three parts listed are added)
+    listed = len(parts) >= 3 and not any(_label(m) == "context" for m in parts)
+    if not any(not _is_prompt(m) for m in parts) and not listed and not all(
+            "+" in question[a.end():b.start()] or (re.search(r"\b(?:and|plus|then|on\s+top\s+of)\b", question[a.end():b.start()])
                                                    and "context" not in (_label(a), _label(b)))
             for a, b in zip(parts, parts[1:])):
         return typed, []  # prompt parts only, not added: "a 4k prompt, the 8k context window"
@@ -245,6 +264,36 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     text = question[:parts[0].start()] + f"context {total} tokens" + question[parts[-1].end():]
     text = _ONE_SEQUENCE.sub("", (_WHEN if not prompt_only else _PROMPT_ONLY_SAID).sub("", text))
     return text, [f"context {said} tokens ({why})"]
+
+
+# "~1,200 tok system prompt", "user question ~150": the figure without its tilde, "tok" as "tokens"
+_TILDE = re.compile(r"~\s*(?=\d)")
+_TOK = re.compile(r"(?<=\d)(\s*)toks?\b", re.I)
+# "500 tokens into a 1,000 token reply": so far, the reply holds its first 500
+_INTO_A_REPLY = re.compile(r"\b(?:(?:it'?s|it\s+is|we'?re|we\s+are)\s+)?(?:now\s+)?(?P<n>\d+(?:,\d{3})*)\s+tokens?\s+into\s+(?:a|the|its)\s+\d+(?:,\d{3})*[\s-]*tokens?\s+"
+                           r"(?P<part>reply|answer|output|response|summary)\b", re.I)
+_LABELS = ("history", "thinking", "question", "instructions", "messages", "summary", "answer", "output", "prompt",
+           "reply", "response", "scratchpad", "examples", "chunks", "system")
+
+
+def _as_pieces_typed(question: str) -> str:
+    """The parts' typing made plain: no tildes, "tok" as "tokens", a slipped label mended ("histroy", "thinkng")."""
+    if len(re.findall(r"\d", question)) < 2:
+        return question
+    question = _TOK.sub(r"\1 tokens", _TILDE.sub("", question))
+    question = _INTO_A_REPLY.sub(lambda m: f"{m['n']} token {m['part']}", question)
+
+    def mended(m: re.Match) -> str:
+        word = m.group("word") or m.group("word2")
+        near = None if word.lower() in _LABELS else process.extractOne(word.lower(), _LABELS, scorer=OSA.distance,
+                                                                         score_cutoff=1)
+        return (m.group("pre") or "") + (near[0] if near else word)
+    return _LABEL_TYPED.sub(mended, question)
+
+
+# a label beside a figure: "250 token qeustion", "3,500 histroy", "400 tokens of instructons", "histroy is 2,000"
+_LABEL_TYPED = re.compile(r"(?P<pre>\d[\s-]+(?:tokens?[\s-]+)?(?:of\s+)?)(?P<word>[A-Za-z]{6,})\b|"
+                          r"\b(?P<word2>[A-Za-z]{6,})(?=\s+(?:is\s+)?\d)")
 
 
 def _parts(question: str) -> list[re.Match]:

@@ -218,7 +218,7 @@ CUES: dict[str, tuple[str, ...]] = {
                   "across all users", "across users", "all users", "summed"),
     "total": ("total", "in total", "altogether", "all told", "all in all"),
     "throughput": ("throughput",),
-    "per_sequence": ("per sequence", "per user", "per stream", "single stream", "single-stream", "each user",
+    "per_sequence": ("per sequence", "per user", "per usr", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
     "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound",
                      "compute-bound seconds", "compute bound seconds", "compute-bound ms", "compute bound ms",
