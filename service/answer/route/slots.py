@@ -144,8 +144,10 @@ def is_kv_precision(r: Reading, t: Tag) -> bool:
     """A precision said of the KV cache: "fp8 kv", "fp8 MLA cache", "kv cache is bf16", "kv in fp8"."""
     kv_cues = r.of("CUE", "kv")
     after = r.words[t.end] if t.end < len(r.words) else ""
+    before = r.words[max(t.start - 2, 0):t.start]
     return (after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
-            or any(c.start == t.end for c in kv_cues))
+            or any(c.start == t.end for c in kv_cues)
+            or before in (["cached", "in"], ["cached", "as"], ["stored", "as"]) and "cached" in r.words)  # "32k cached in fp8"
 
 
 def _precisions(r: Reading, s: Slots) -> None:
