@@ -3719,3 +3719,20 @@ def test_from_scratch_is_no_change_and_a_racks_capacity_is_no_count():
                    "aggregate tok/s?", "decode", {"gpus": 1, "batch": 128})
     _assert_routed("deepseek r1 fp8 on 8 gb200s of an nvl72, batch 1, tok/s?", "decode", {"gpus": 8, "batch": 1})
     _assert_routed("switching from mi300x to mi355x, what's the ridge point in fp8?", "roofline", {"gpu": "mi355x"})
+
+
+# batch 202 (dev): a setup now and later, asked about later; an option picked by its width or its vendor's possessive
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("current config: llama 3.1 70b fp8 on one h200, 4 chats at 32k, kv cache in bf16. proposed: identical except the "
+     "kv goes fp8. free memory after the change?", "memory", {"kv_precision": "fp8", "gpu": "h200", "batch": 4}),
+    ("our llama 3.1 8b endpoint caps context at 8k today, the next release lifts it to 128k. one user at the new cap, "
+     "bf16 kv - how big is the cache?", "kv_cache", {"context": 131_072, "batch": 1}),
+    ("we profile on an a100 80gb today and move to h20s next month. bf16 ridge poitn of the new one?", "roofline",
+     {"gpu": "h20", "primary": "ridge_point"}),
+    ("llama 3.1 70b, 32 users at 8k each. kv in bf16 or fp8 - total cache with the 8-bit option?", "kv_cache",
+     {"kv_precision": "fp8", "precision": None}),
+    ("one gaudi 3 vs one trn2 chip for mistral 7b bf16, single user, no kv cache reads. tok/s on intels chip?", "decode",
+     {"gpu": "gaudi-3", "gpus": 1}),
+])
+def test_the_later_setup_and_an_option_by_width_or_vendor(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

@@ -96,6 +96,7 @@ _BY_LENGTH = re.compile(r"\bthe\s+(?:(?P<long>longer|longest|bigger\s+context)|(
 _VENDOR_PICK = re.compile(r"\bthe\s+(?:nvidia|amd|intel|google|aws|amazon|geforce|instinct|hopper|blackwell|ampere|ada)\s+"
                           r"(?:part|one|box|pair|side|option|gpus?|cards?|"
                           r"chips?|route|setup|node|nodes)\b", re.I)
+_WIDTH_PICK = re.compile(r"\bthe\s+(?:4|8|16)[\s-]?bits?\s+(?:option|one|route|choice|variant|version|path)\b", re.I)
 _THE_MISTYPED = re.compile(r"\b(?:teh|hte)\b", re.I)
 _ONE_SEQ = re.compile(r"\b(1|one|a single)\s+seq\b(?=\s+(?:at|@|of|with|each|filled)\b)", re.I)
 _STOP = {"the", "a", "an", "one", "option", "route", "in", "on", "of", "with"}
@@ -138,6 +139,7 @@ def as_one_option(question: str) -> tuple[str, list[str]]:
     out = _ASKED_LETTER.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + "it", out)  # "for A," → "for it,"
     out = _ASKED_LABEL.sub("it", out)  # "… does option A leave?": its letter is no figure
     out = _VENDOR_PICK.sub("it", out)  # "on the intel part": a vendor is no part
+    out = _WIDTH_PICK.sub("it", out)  # "with the 8-bit option": no int8 of its own
     return out, [f"read as the option asked about: “{question[keep[0]:keep[1]].strip(' ,.;:—')}”"]
 
 
@@ -332,7 +334,8 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
             return holding[0]
         # a vendor, architecture or brand for its part ("on the amd pair", "the intel part", "on the geforce card",
         # "the hopper one", "the instinct pair")
-        holding = [i for i in apart if any(words & traits_of(key) for key in names_held(i))]
+        singular = words | {w.removesuffix("'s").removesuffix("s") for w in words}  # ("on intels chip")
+        holding = [i for i in apart if any(singular & traits_of(key) for key in names_held(i))]
         if len(holding) == 1:
             return holding[0]
         # a model by its maker or its kind ("the meta one", "the google one", "the moe one")
@@ -346,6 +349,11 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         if len(holding) == 1:
             return holding[0]
         texts = [question[s:e].lower() for s, e in options]
+        # a precision by its width ("with the 8-bit option" of "bf16 or fp8")
+        widths = {m.group(1) for w in words for m in [re.fullmatch(r"(4|8|16)-?bits?", w)] if m}
+        holding = [i for i in apart if widths and _words(texts[i]) & {p for b in widths for p in _BIT_WIDTHS[b]}]
+        if len(holding) == 1:
+            return holding[0]
         holding = [i for i in apart if all(_holds(w, _words(texts[i])) for w in words)]
         if len(holding) == 1:
             return holding[0]
@@ -356,6 +364,10 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
         if max(shared) and shared.count(max(shared)) == 1:
             return shared.index(max(shared))
     return _named_in_the_ask(after, options, question)
+
+
+_BIT_WIDTHS = {"4": {"int4", "fp4", "nvfp4", "mxfp4", "awq", "gptq", "4-bit", "4bit"},
+               "8": {"fp8", "int8", "8-bit", "8bit", "w8a8"}, "16": {"bf16", "fp16", "16-bit", "16bit"}}
 
 
 def _words(text: str) -> set[str]:

@@ -4,7 +4,10 @@
 about tp4; "switching from mi300x to mi355x, what's the ridge point?" about the MI355X; "if we replaced
 llama 3 8b with gpt-oss-120b, …" about gpt-oss. The question is read as the change first and then what of
 the setup the change leaves standing: a name, precision, stage, link, count or labelled figure the change
-gives replaces the setup's of the same kind. Without a conflict the question is read as written.
+gives replaces the setup's of the same kind. Without a conflict the question is read as written. A setup said as
+now and later ("8k today, the next release lifts it to 128k", "on an a100 today and move to h20s next month",
+"current config: … proposed: …") is read the same way when the ask is about the later one ("the new cap", "the new
+one", "after the change", "afterwards").
 """
 from __future__ import annotations
 
@@ -23,6 +26,17 @@ _REPLACED = re.compile(r"\b(?:replac\w*|swap\w*|switch\w*|trad\w*)\s+\S.*?\s(?:w
 # "…. what if we had eight B200s instead?", "… — if we moved to tp2 on h200s, …"
 _PIVOT = re.compile(r"\b(?:what if|what about|if (?:we|i|you|they|it)|suppose (?:we|i))\b", re.IGNORECASE)
 _INSTEAD = re.compile(r"\binstead of\b", re.IGNORECASE)
+# a setup now and what it becomes later, asked about later: "8k today, the next release lifts it to 128k … at the new
+# cap", "on an a100 today and move to h20s next month … the new one", "current config: … proposed: … after the change"
+_LATER = re.compile(r"\b(?:the\s+)?next\s+(?:month|quarter|year|week|release|version|gen(?:eration)?|sprint)\b|"
+                    r"\bafter\s+the\s+(?:upgrade|change|migration|move|switch|refresh)\b|\bproposed\s*:|"
+                    r"\b(?:move|moving|migrate|migrating|upgrade|upgrading)\s+to\b|\b(?:lifts?|raises?|bumps?)\s+it\s+to\b",
+                    re.IGNORECASE)
+_NOW = re.compile(r"\b(?:today|now|currently|current(?:\s+config)?|at\s+the\s+moment|right\s+now|this\s+(?:month|quarter))\b",
+                  re.IGNORECASE)
+_ASKS_LATER = re.compile(r"\bthe\s+new\s+(?:one|cap|limit|card|cards|gpu|gpus|chip|chips|part|setup|config|cluster|box|"
+                         r"boxes|layout|plan)\b|\bafter\s+the\s+(?:change|upgrade|move|switch|migration|refresh)\b|"
+                         r"\bafterwards\b|\bthe\s+proposed\s+(?:one|config|setup|plan|layout)\b", re.IGNORECASE)
 _NAMES = {"MODEL": "model", "UNKNOWN_MODEL": "model", "GPU": "gpu", "UNKNOWN_GPU": "gpu", "PRECISION": "precision",
           "STAGE": "stage", "LINK": "link", "COLLECTIVE": "op"}
 _BREAKS = {",", ";", ":", ".", "?", "!", "(", "—", "-", "and", "but"}
@@ -64,6 +78,10 @@ def _splits(question: str):
     m = _FROM_TO.search(question)
     if m and m.end() < len(question):
         yield question[:m.end()], question[m.end():], True
+    later = _LATER.search(question)
+    if later and _NOW.search(question, 0, later.start()) and _ASKS_LATER.search(question, later.end()):
+        yield question[:later.start()], question[later.end():], False
+        return
     m = _PIVOT.search(question)
     if m and question[:m.start()].strip(" ,.;:-—"):
         yield question[:m.start()], question[m.end():], False
