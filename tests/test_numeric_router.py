@@ -3736,3 +3736,15 @@ def test_from_scratch_is_no_change_and_a_racks_capacity_is_no_count():
 ])
 def test_the_later_setup_and_an_option_by_width_or_vendor(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# batch 203 (dev): "no kv reads" beside a context (a launcher's --max-model-len, a stated 8k) leaves the KV reads out
+@pytest.mark.parametrize("question", [
+    "llama 3.1 8b bf16 on one h100, 8k context, batch 1, no kv reads: tok/s?",
+    "trtllm-build --checkpoint_dir ./mixtral-8x7b-fp8-tp2 --max_batch_size 1 --max_seq_len 4096\n# runs on 2x H100 SXM, "
+    "fp8\nbatch 1, no kv reads: how many ms per decode step in the bandwidth-bound limit?",
+    "gpt-oss-120b stock mxfp4 on one h100, 32k ctx, single stream, kv ignroed — tok/s?",
+])
+def test_no_kv_reads_leaves_a_named_context_out_of_the_step(question):
+    routed = _assert_routed(question, "decode", {"context": 0})
+    assert any("left out, as asked" in note for note in routed.assumed)

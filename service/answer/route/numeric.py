@@ -927,8 +927,21 @@ def _decode(out: _Inputs, _: bool) -> None:
     for k in ("precision", "kv_precision", "gpu", "batch"):
         out.set(k, v.get(k))
     out.set("gpus", v.get("tp") or _replica_gpus(out) or _gpus(out))
-    _context(out, loose_ok=out.r.has("context", "kv") or bool(_BATCH_AT.search(out.r.question)))
+    said = [t for t in out.s.token_counts if 1 <= t.value < 1e9]
+    if _NO_KV_READS.search(out.r.question) and said and not out.r.has("past_window"):
+        # ("--max-model-len 8192 … batch 1, no kv reads": the window a launcher sets, not read in the step)
+        out.set("context", 0)
+        out.note(f"context 0: KV-cache reads left out, as asked (the {said[0].text} context is not read)")
+    else:
+        _context(out, loose_ok=out.r.has("context", "kv") or bool(_BATCH_AT.search(out.r.question)))
     out.set("efficiency", v.get("efficiency") or v.get("percent") or _measured_efficiency(out))
+
+
+# a decode step with the KV cache's reads left out, whatever context is named: "no kv reads", "ignore kv", "skip kv"
+_NO_KV_READS = re.compile(r"\b(?:no|without|ignor(?:e|ing)|skip(?:ping)?|exclud(?:e|ing)|leav(?:e|ing)\s+out|not\s+counting|"
+                          r"drop(?:ping)?)\s+(?:the\s+|any\s+)?kv(?:[\s-]?cache)?(?:\s+(?:reads?|traffic))?\b(?!\s+(?:quant|offload|compress))"
+                          r"|\bkv(?:[\s-]?cache)?(?:\s+reads?)?\s+(?:ignored|ignroed|excluded|left\s+out|not\s+counted|aside|skipped)\b",
+                          re.I)
 
 
 _MEMORY_MEASURED = re.compile(r"\b(?:hbm|memory|mem|dram|vram|gddr\w*|copy|stream|nvbandwidth|bandwidth\s+test)\b", re.I)
