@@ -3748,3 +3748,23 @@ def test_the_later_setup_and_an_option_by_width_or_vendor(question, calculator, 
 def test_no_kv_reads_leaves_a_named_context_out_of_the_step(question):
     routed = _assert_routed(question, "decode", {"context": 0})
     assert any("left out, as asked" in note for note in routed.assumed)
+
+
+# batch 203 (dev): pasted setups — an indented YAML block's counts, a run name's "l31-8b", vLLM's --block-size beside
+# a context, "the compute side of one step"
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("# recipe.yaml\nmodel: mistralai/Mistral-7B-v0.1\ntrain:\n  max_steps: 50000\n  global_batch_size: 512\n  seq_len: 8192\n"
+     "hardware:\n  nodes: 8\n  gpus_per_node: 8   # H100 SXM\nbf16, figure 40% MFU. wall clock for teh whole run?", "training",
+     {"gpus": 64, "tokens": 209_715_200_000, "primary": "time_s"}),
+    ("python3 -m MaxText.train MaxText/configs/base.yml \\\n  run_name=l31-8b-v5p model_name=llama3.1-8b \\\n"
+     "  per_device_batch_size=4 max_target_length=4096 steps=100000 \\\n  ici_fsdp_parallelism=256 dtype=bfloat16\n"
+     "# slice: v5p-512 (256 chips, one device per chip)\nat 45% mfu, how long does that take in days?", "training",
+     {"model": "llama-3.1-8b", "gpu": "tpu-v5p", "gpus": 256}),
+    ("PT_HPU_LAZY_MODE=1 vllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 --tensor-parallel-size 2 --max-model-len 8192 "
+     "--max-num-seqs 16 --block-size 128\nrunning on 2 gaudi 3 cards (128 GB each). bf16 weights, bf16 kv, 16 seqs at the "
+     "full 8192 — free memory per card?", "memory", {"context": 8192, "batch": 16}),
+    ("llama 3.1 8b bf16 on one a100 80gb, batch 256, whats the compute side of one step?", "decode",
+     {"primary": "compute_time_s"}),
+])
+def test_pasted_setups_fifth_batch(question, calculator, expected):
+    _assert_routed(question, calculator, expected)

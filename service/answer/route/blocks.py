@@ -29,6 +29,8 @@ def as_block_tokens(question: str) -> tuple[str, list[str]]:
         return (question[:m.start()] + said + question[m.end():],
                 [f"“{m.group(0)}” read as {blocks * tokens:,} tokens ({blocks} × {tokens})"])
     sized = _SIZED_BLOCK.search(question) or _BLOCK_SIZE.search(question)
+    if sized and question[:sized.start()].endswith("--") and not _ONE_BLOCK.search(question):
+        return question, []  # ("vllm serve … --block-size 128 … 16 seqs at the full 8192": the paging's setting)
     if sized:
         tokens = int(sized.group(1))
         question = question[:sized.start()] + question[sized.end():]

@@ -150,7 +150,8 @@ def _described_by_traits(question: str, notes: list[str]) -> str:
 
 # "on one GCD", "a single one of those GCDs", "per GCD", "that GCD": the calculation runs on half an MI250X package
 _ONE_DIE = re.compile(r"\b(?:one|a|single|that|this|per|each|lone|just)\s+(?:one\s+of\s+(?:those|the|its|these)\s+)?"
-                      r"(?:gcd|gcds|die)\b", re.I)
+                      r"(?:gcd|gcds|die)\b"
+                      r"|\b(?:number\s+of|how\s+many|min(?:imum)?(?:\s+number\s+of)?)\s+gcds\b", re.I)  # ("minimum number of GCDs")
 _MI250X = re.compile(r"\bmi250x\b(?![\s-]*(?:gcd|die|packages?|oams?|cards?))", re.I)
 
 
@@ -158,7 +159,8 @@ def _as_one_die(question: str, notes: list[str]) -> str:
     """An MI250X the reader runs on one die of ("Mixtral 8x7B fp16 on one GCD"): the MI250X GCD."""
     if not _ONE_DIE.search(question) or not _MI250X.search(question):
         return question
-    notes.append("“one GCD” of the MI250X read as MI250X GCD (half a package: 64 GB, 1.6 TB/s)")
+    notes.append(f"“{_ONE_DIE.search(question).group(0)}” of the MI250X read as MI250X GCD (half a package: 64 GB, "
+                 "1.6 TB/s)")
     return _MI250X.sub("MI250X GCD", question)
 
 

@@ -18,6 +18,7 @@ _REWRITES = [(re.compile(pattern, re.I), words) for pattern, words in (
     (r"\b((?:qwen|llama|mistral|mixtral|gemma|deepseek)[\s-]?v?\d(?:\.\d)?)\s*\((\d+(?:\.\d+)?b)\)", r"\1 \2"),
     # "l3.1 8b", "l3 70b": Llama by its initial, only with a Llama size after it
     (r"(?<![\w.])l\s?(3(?:\.[123])?)[\s-]?(\d{1,3})b\b", r"llama \1 \2b"),
+    (r"(?<![\w.])l3([123])[\s_-]?(\d{1,3})b\b", r"llama 3.\1 \2b"),  # "run_name=l31-8b-v5p": Llama 3.1 8B in a run name
     # "l3.1 70", "l3.1 405": a Llama size said without its b
     (r"(?<![\w.])l\s?(3(?:\.[13])?)[\s-]?(8|70|405)\b(?![.,]?\d|\s*(?:[kmgt]i?b|gb/s|k\b|tokens?|users?|ms|s\b|%|x\b|"
      r"gpus?|chips?|cards?|nodes?|layers?))", r"llama \1 \2b"),

@@ -221,6 +221,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "per_sequence": ("per sequence", "per user", "per usr", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
     "compute_time": ("compute-bound time", "compute bound time", "compute time", "time if compute bound",
+                     "compute side of one step", "compute side of a step", "compute side of the step",
                      "compute-bound seconds", "compute bound seconds", "compute-bound ms", "compute bound ms",
                      "compute-bound step time", "compute bound step time", "compute-bound latency",
                      # plain words: "how long does just the math take"
@@ -672,7 +673,7 @@ def _phrases(nlp) -> dict[str, tuple[list, _Phrase]]:
 # "params=2B tokens=2T chips=256": a pasted setting whose key is the figure's noun reads as "2B params" (not a
 # count's noun: "128 gpus = 16 nodes", "32 ranks: 120 GB/s")
 _KEY_VALUE = re.compile(r"\b(params|parameters|tokens|chips|gpus|cards|nodes|ranks|users|seqs|sequences|requests)"
-                        r"\s*[=:]\s*(\d[\d.,]*\s?[kmbtKMBT]?)(?![\w.])")
+                        r"\s*[=:][ \t]*(\d[\d.,]*[ \t]?[kmbtKMBT]?)(?![\w.])")  # (not past the line: "nodes: 8\n  gpus…")
 
 
 def _value_first(m: re.Match) -> str:
