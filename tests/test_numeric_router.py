@@ -3768,3 +3768,9 @@ def test_no_kv_reads_leaves_a_named_context_out_of_the_step(question):
 ])
 def test_pasted_setups_fifth_batch(question, calculator, expected):
     _assert_routed(question, calculator, expected)
+
+
+# batch 206 (dev): "all up" is a fleet's total
+def test_all_up_is_a_fleets_total():
+    _assert_routed("2 racks × 2 nodes, each node serving 24 llama 3.1 70b sessions at 32k with fp16 kv — all up kv cache "
+                   "in gb?", "kv_cache", {"batch": 96, "context": 32768})

@@ -39,7 +39,7 @@ _ALL_OF_THEM = re.compile(r"\b(?:whole|entire)\s+(?:fleet|node|cluster|rack|pod|
                           r"trays|racks|gpus|cards|servers|instances|pods)\b|\bsummed\b|\bcombined\b|\bin total\b|"
                           r"\ball-up\b|\bover\s+the\s+(?:deployment|servers|nodes)\b", re.I)
 # "…, each server carrying 20 sessions … — total kv cache?": with each one's sequences said, "total" is all of them
-_TOTAL = re.compile(r"\btotal\b|\baltogether\b", re.I)
+_TOTAL = re.compile(r"\btotal\b|\baltogether\b|\ball[ -]up\b", re.I)
 
 
 # "3 nodes × 8 gpus, each gpu its own replica": 24 replicas

@@ -216,7 +216,7 @@ CUES: dict[str, tuple[str, ...]] = {
                 "microseconds per generated token"),
     "aggregate": ("aggregate", "total tok/s", "total tokens/s", "total throughput", "combined", "overall",
                   "across all users", "across users", "all users", "summed"),
-    "total": ("total", "in total", "altogether", "all told", "all in all"),
+    "total": ("total", "in total", "altogether", "all told", "all in all", "all up", "all-up"),
     "throughput": ("throughput",),
     "per_sequence": ("per sequence", "per user", "per usr", "per stream", "single stream", "single-stream", "each user",
                      "per request", "one stream", "each sequence", "per conversation"),
@@ -526,7 +526,7 @@ COUNT_NOUNS: dict[str, tuple[str, ...]] = {
              "xpu", "xpus", "graphics", "hoppers", "blackwells"),  # "graphics cards": the number is next to "graphics"
     "ranks": ("rank", "ranks", "process", "processes", "worker", "workers", "participants", "peers"),
     "nodes": ("node", "nodes", "server", "servers", "machine", "machines", "host", "hosts", "box", "boxes", "pc", "pcs",
-              "workstation", "workstations", "rig", "rigs", "desktop", "desktops"),
+              "workstation", "workstations", "rig", "rigs", "desktop", "desktops", "instance", "instances"),
     "batch": ("user", "users", "sequence", "sequences", "seqs", "request", "requests", "chat", "chats", "stream",
               "streams", "conversation", "conversations", "session", "sessions", "client", "clients", "prompts",
               "queries", "usr", "usrs", "ppl", "people", "req", "reqs", "slot", "slots", "rollouts", "samples",
