@@ -2206,6 +2206,70 @@ intel gaudi 3, 128 GB @ 3.7 TB/s, intel claims 1.5x an h100 on 70b inference. wh
 apple m3 ultra 512gb vs a single h100 for llama 70b fp16, what tok/s are ppl actually getting on the mac studio? | no_answer | non_nvidia
 tensorrt-llm 0.12 engine build for llama 3.1 70b fp8 on 8x h100 fails with a myelin error, driver 550.54.15. known issue? workaround? | no_answer | intent
 google tpu v6e trillium on-demand price per chip-hour vs v5p, and is v6e GA in europe-west4 yet? | no_answer | non_nvidia
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --max-model-len 32768 --gpu-memory-utilization 0.9 --max-num-seqs 64 --max-num-batched-tokens 8192 on 4x h100, what does max-num-batched-tokens actually control? is it the same thing as the prefill chunk size | retrieval | template,intent
+sglang launch_server deepseek-v3 --tp-size 8 --mem-fraction-static 0.88 on 8 h200s, log keeps showing token usage 0.70 with #queue-req around 400. which knob do i touch first and why is kv memory just sitting idle | retrieval | template,intent
+tgi launcher: --max-batch-total-tokens 200000 --max-batch-prefill-tokens 8192 --waiting-served-ratio 1.2 --max-waiting-tokens 20 .. what do waiting-served-ratio and max-waiting-tokens mean in plain english | retrieval | template,intent
+set --max-num-seqs 400 and --max-num-batched-tokens 512 on vllm v1, now new reqs crawl and ttft is like 9s while decode looks fine. why does that combo starve prefill | retrieval | template,intent
+added --enforce-eager to our vllm llama 3.1 8b deployment on one h100 for debuging, batch-1 tok/s went from ~110 to ~60. why does that one flag hurt so much | retrieval | template,typo,intent
+sglang --cuda-graph-max-bs 160 --max-running-requests 256 ... what does cuda-graph-max-bs do and why does the engine pad a batch of 37 up to the next captured size | retrieval | template,intent
+multi lora on an l40s w/ llama 3.1 8b: --enable-lora --max-loras 32 --max-lora-rank 16 --max-cpu-loras 100. whats max-cpu-loras for and what happens when a tenants adapter isnt on the gpu | retrieval | template,typo,intent
+config.json: num_attention_heads 64, num_key_value_heads 8, head_dim 128, 80 layers. can i run it with --tensor-parallel-size 6 on 6 gpus? why or why not | retrieval | template,label_order,intent
+sglang --tp-size 8 --enable-dp-attention for deepseek v3 on 8x h200. why dp attention instead of plain tp for an mla model | retrieval | template,intent
+kimi k2 on 2 nodes x 8 h200 with --enable-expert-parallel, deepep low latency vs normal/high throughput kernels for the all2all. which one for decode and which for prefill | retrieval | template,topology,intent
+sglang --schedule-policy lpm vs fcfs for a rag bot that sends 8 chunks of 512 tok pulled from the same 200 docs. what does lpm actually do | retrieval | template,intent
+--max-model-len 131072 for l3.1-70b on 4 h100s bc the model supports 128k, but p99 prompt+output in our logs is ~14k. why do ppl say dont set it to the max, whats the downside | retrieval | alias,intent
+ds config {zero_optimization: {stage: 3, overlap_comm: true, stage3_max_live_parameters: 1e9, stage3_prefetch_bucket_size: 5e8}} for a 70b on 64 h100 - what does stage3_max_live_parameters limit and whats the fsdp equivalent | retrieval | template,training,intent
+fsdp2 fully_shard(model, reshard_after_forward=False) on 8 nodes x 8 h100 for a 13b. is that zero-2 or zero-3 behaviour and what does it change in backward | retrieval | template,training,intent
+13b model, 16 nodes x 8 h100, 400G ndr per gpu. FULL_SHARD across all 128 ranks vs HYBRID_SHARD inside the node, which one and why | retrieval | training,topology,intent
+torchrun --nnodes=4:8 --nproc-per-node=8 --max-restarts=3 train.py .. if one node dies at step 12000 does torch pick up from my last ckpt by itself or do i have to do somthing | retrieval | template,training,typo,intent
+#SBATCH --nodes=32 --gres=gpu:8 --exclusive --requeue --time=48:00:00 for a 70b run. if a node fails mid job does --requeue resume from the latest checkpoint or start over from step 0 | retrieval | template,training,intent
+pp=16 with 8 microbatches on a 70b, the bubble looks massive in nsys. why do more microbatches help and what is zero bubble scheduling | retrieval | training,intent
+turned on full activation checkpointing for 70b, seq 8192, mbs 1 on 64 h100 and step time went up ~30%. why, and when is it worth it | retrieval | training,intent
+our 64x h100 run reports mfu 38% and hfu 51% with full recompute. which one do i quote to leadership and why are they diffrent | retrieval | training,typo,intent
+405b on 16k h100s, llama 3 paper says 466 interruptions in 54 days. how should we pick the checkpoint interval for our 2k gpu run, whats young's rule about | retrieval | training,intent
+someone put NCCL_ALGO=Tree NCCL_PROTO=LL128 in our launcher for a 64 gpu (8 nodes x 8) job. why would you force those and should we leave them in | retrieval | template,collective_new,topology,intent
+8x400G rails per node, NCCL_IB_HCA=mlx5_0,mlx5_1 NCCL_SOCKET_IFNAME=eth0, all-reduce busbw comes out ~40 GB/s when we expected way more. what do i check first | retrieval | template,collective_new,topology,intent
+all_reduce_perf -b 8 -e 8G -f 2 -g 8 on one h100 node prints algbw ~180 and busbw ~315 GB/s. which one am i supposed to compare against nvlink 450 GB/s and why do they differ | retrieval | template,collective_new,units,intent
+allreduce of 2 GB of bf16 grads across 1024 gpus and the NCCL_DEBUG=INFO log shows it picked tree not ring. why does it switch at that scale | retrieval | collective_new,intent
+NCCL_NET_GDR_LEVEL=PHB on a dgx h100 with 8 cx7 400G nics, what do those levels mean and when does gpudirect rdma get skipped | retrieval | template,collective_new,intent
+our prompt is 2k sys + 10 chunks of 500 + ~300 tok user q and we put the current timestamp on line 1 of the sys prompt. why is the vllm prefix cache hit rate basically 0 | retrieval | label_order,intent
+prompt pieces: 4000 tok sys prompt, 1200 tok tool json, 6 few-shot examples x 300, then user msg + retrieved 8x512 chunks. what order should these go in to get the most cache hits | retrieval | label_order,intent
+30 replicas of 8b behind a round robin lb, every req starts with the same 4k sys prompt + per-user chat history. why is our prefix cache hit rate so much lower than on the single replica test | retrieval | intent
+chunked prefill on llama 3.1 8b / 1x h100, 32 chats at ~2k ctx each, we tried budgets of 512, 2048 and 8192. how do i decide which one to keep, why not just crank it to 8192 | retrieval | intent
+disagg for 70b: a 4k prompt means ~1.31 GB of kv over one 400G nic. does that transfer time just land on ttft or is there a way to hide it | retrieval | units,intent
+mooncake/kimi keeps kv for old convos in cpu dram + ssd across the cluster. for an 8k-token prefix on h800s why is fetching it over the network better than just recomputing | retrieval | intent
+vllm --block-size 16 vs 32 vs 128 for long rag prompts ~12k tok. why is 16 the default and would bigger blocks be faster | retrieval | intent
+spec decoding on llama 3.1 405b fp8, 8x h200, gamma 4, acceptance ~0.6. at batch 1 it was great but at batch 64 its slower than no spec at all. why?? | retrieval | intent
+ttft p50 0.3s but p99 3s on our 2x h200 qwen2.5-72b replica with 8k prompts. is that the gpu being slow or is it queueing | retrieval | intent
+today: llama 3.1 70b bf16, tp4 on h100 80gb with max-num-seqs 64. next quarter: qwen2.5-72b on 2x h200 tp2. do we just copy max-num-seqs=64 over or how should we be picking it | retrieval | intent
+today we run colocated: 16x h100, llama 3.1 70b, avg prompt 1.2k out 300, modest load. plan for next q is splitting into prefill and decode pools. worth it at our size or nah | retrieval | intent
+today 8x a100 80gb serving a 70b decode-heavy chatbot, next year we have budget for b200s. of capacity vs bandwidth vs tensor flops which number should drive the pick | retrieval | intent
+thinking of moving our qwen2.5 72b fleet from h200 141 GB to mi300x 192 GB next year. when does amd's extra memory actually win and whats the rocm catch | retrieval | non_nvidia,intent
+gpt-oss-120b card says 60.8 GiB mxfp4. plan is to upcast to bf16 (~233.7 GB) across 4x h100 for 'better quality'. good idea or not | retrieval | units,quantity_of_model,intent
+deepseek v3 ships fp8 with 128x128 blocks, gpt-oss ships mxfp4 blocks of 32. going from h100 to b200 next year, which of these formats actually run natively on the tensor cores | retrieval | intent
+awq int4 (w4a16) vs fp8 w8a8 for llama 3.1 70b on h100 at batch 128. which is faster there and why does awq stop winning as the batch grows | retrieval | intent
+autoscaler adds 70b replicas when gpu util > 80%, new replica takes ~6 min to come up, and every morning at 9 ttft p99 blows up to 20s. why and what should we scale on instead | retrieval | intent
+kimi k2 is ~1.04 TB fp8, we need it on 30 replicas and hf pull is ~200 MB/s per node. whats the normal way to do this instead of every node hitting the hub | retrieval | units,intent
+onboarding gpt-oss-20b on 1x h100: outputs look fluent but tool calls come back broken, we use the generic chat template. whats going on | retrieval | intent
+buy vs rent: $40k all-in per h100 over 4 years vs $2.50/hr cloud, cluster would run at ~55% util. which way does that go and what moves the break even | retrieval | intent
+spot h100s at 60% off for a 64-gpu three week run, restart takes ~25 min. does spot actually pay here and how often should we checkpoint | retrieval | training,word_numbers,intent
+llama 3.1 405b on two nodes of eight h100: tp16 across ib vs tp8 + pp2. why does everyone say tensor parallel should stop at the node | retrieval | topology,word_numbers,intent
+whats the going rate for 8x h200 on lambda vs coreweave per hour rn? planning 70b tp8 at 32k ctx on a ~3 month reservation | no_answer | intent
+when does nvidia rubin (vera rubin nvl144) actually ship? we'd move our 70b fp8 tp4 fleet off h100s in 2027 if it's out by then | no_answer | intent
+llama 3.1 405b community licence: we'd serve it on 16x h100 for a saas with maybe 800M monthly users, does the 700M MAU clause hit us | no_answer | intent
+vllm 0.6.3 + flashinfer backend throws cuda illegal memory access with --kv-cache-dtype fp8_e5m2 on 4x h100 tp4 l3.1-70b. known bug? which version fixed it | no_answer | template,alias,intent
+sglang 0.4.1 with --enable-dp-attention --tp-size 16 hangs at startup on 2 nodes x 8 h200 for deepseek-v3, is there a fix in 0.4.2 or a workaround | no_answer | template,topology,intent
+mlperf inference v5.0: what did gb200 nvl72 post on llama 2 70b offline vs an 8x h200 box? need the tokens/s numbers for a deck | no_answer | intent
+how much does one mi355x cost vs one b200? we need 64 of them for a 405b fp8 deployment, ballpark per unit price | no_answer | non_nvidia,intent
+what does groq charge per 1M output tokens for llama 3.3 70b and what tok/s do they advertise? comparing to our 4x h100 tp4 at batch 32 | no_answer | non_nvidia,intent
+got a recent benchmark of tensorrt-llm 0.15 vs vllm 0.6.4 on 1x h100, llama 3 8b, 128 concurrent, 1k in / 1k out? want the published numbers | no_answer | intent
+when is deepseek v4 coming out and will it keep mla with the 512+64 latent? deciding whether to buy 8x h200 now for v3 | no_answer | intent
+p5en (8x h200) on-demand price in us-east-1 vs p5 (8x h100) per hour, and is there a 1-yr savings plan discount for 16 nodes | no_answer | alias,intent
+nvidia ai enterprise licence cost per gpu per year for 512 h100s, do we even need it to run nim containers for llama 3.1 70b | no_answer | intent
+qwen2.5-72b licence vs the apache 2.0 smaller qwens: can we lora-finetune the 72b at rank 16 on 8x h100 and sell access commercialy | no_answer | typo,intent
+after upgrading pytorch 2.4 -> 2.5 our fsdp2 + torch.compile 70b run on 64 h100 went from 9.8 s/step to 12 s/step. known regression? which issue or pr | no_answer | training,intent
+nccl 2.21.5 hangs with NCCL_ALGO=NVLS on hgx h200, 8 gpus, all-reduce of 1 GB buffers. which nccl release fixed that | no_answer | template,collective_new,intent
+together ai vs fireworks price per 1M tokens for llama 3.1 405b fp8, vs us running 8x h200 at ~$3.50 a gpu-hour. who's cheaper this month | no_answer | intent
 """
 # question | route | styles | note, one per line
 MUST_NOT: list[tuple] = [
@@ -2226,7 +2290,7 @@ ARTICLES_FOR_MUST_NOT = {0: "inference-at-scale", 4: "kv-cache", 6: "nccl-collec
 BLIND_BATCHES = 117  # batches of (60, 8) up to batch 125 (written as 122, 123, 125)
 # batch 124 came after them: 4 calculated and 64 unknown names (a probe of silent replacement); every later batch's
 # sizes are appended here
-LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 69  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-207
+LATER_BATCHES = [(4, 64)] + [(60, 8)] * 12 + [(4, 64)] + [(60, 8)] * 73  # then batches 126-137, 138 (4 calculated, 64 unknown names) and 139-211
 BATCHES = [(113, 10), (114, 20), (112, 16), (119, 16), (115, 16), (80, 10)] + [(60, 8)] * BLIND_BATCHES + LATER_BATCHES
 
 
