@@ -120,3 +120,26 @@ def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
 ])
 def test_parts_typed_the_everyday_way_are_added(question, calculator, expected):
     assert_routed(question, calculator, expected)
+
+
+# batch 208 (dev): parts in chat shorthand — "sys 1,200 + hist 4,500 + my msg 300", "user q around 120", "8 passages
+# @ 400", "few-shot 3 x 800", "18 bot replies avg 220 tok" (earlier replies are the prompt's history), and
+# "sys 1,400 + 4 tool results of ~900" (no "1,400 + 4" summed first)
+@pytest.mark.parametrize("question, calculator, expected", [
+    ("bulding a rag bot on llama 3.1 8b. sys prompt ~900 tok, top 8 passages of ~600 tok each, user q around 120. bf16 "
+     "kv for one request before the model writes anything?", "kv_cache", {"context": 5820}),
+    ("llama 3.1 8b bf16 on my 24gb 4090. one chat: sys 1,200 + hist 4,500 + my msg 300, reply ~800. fp16 kv, how much "
+     "vram is free once the reply finsihes?", "memory", {"context": 6800, "primary": "free_bytes"}),
+    ("gpt oss 20b chat app, sys prompt 500 then 18 user msgs avg 80 tok and 18 bot replies avg 220 tok, plus the new user "
+     "msg of 60. kv in bf16 before it answers?", "kv_cache", {"context": 5960}),
+    ("mixtral 8x7b fp8 on an rtx pro 6000 (96gb), batch 6, each prompt = sys 500 + 8 passages @ 400 + q 100, plus the "
+     "600 tok reply once its finished. fp8 kv. how much is left?", "memory", {"context": 4400, "batch": 6}),
+    ("qwen2.5-72b bf16 on 2 h100 nvl (94gb each): 8 users, sys 1,400 + 4 tool results of ~900 + question 200, before it "
+     "replies. bf16 kv, free per card?", "memory", {"context": 5200, "batch": 8}),
+    ("llama 3 70b int8 on a single h20, 8 users: sys 1,000 + few-shot 3 x 800 + input 1,200, before the reply. int8 kv. "
+     "tok/s per user?", "decode", {"context": 4600, "batch": 8}),
+    ("mistral 7b summarizer: instructions 150 + pasted transcript 2,900 + a 400 tok summary out. fp16 kv, 24 running at "
+     "once, measured when the summaries are finshed", "kv_cache", {"context": 3450, "batch": 24}),
+])
+def test_parts_in_chat_shorthand_are_added(question, calculator, expected):
+    assert_routed(question, calculator, expected)

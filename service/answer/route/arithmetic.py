@@ -44,6 +44,8 @@ def _worked_out(m: re.Match, text: str) -> tuple[str, str] | None:
         return None  # "- ctx: 128k - 4 users" is a list; "100,000 - 4,000 tokens" a difference
     if _MODEL_BEFORE.search(text[:m.start()]):
         return None  # "Mixtral 8×22B" is a name
+    if op == "+" and _PIECES_AFTER.match(following):
+        return None  # "sys 1,400 + 4 tool results of ~900": a count of pieces, added after they are multiplied
     a, b = (float(m.group(i).replace(",", "")) * _SCALE[m.group(i + 1)] for i in (1, 4))  # (group 3 is the op)
     if op in ("×", "*") and _batch_and_context(a, b) and not _TRAINING.search(text) and not _BATCH_SAID.search(text):
         return None  # "the 32 × 8,192 line": a batch and a context, as the pages write them
@@ -57,6 +59,8 @@ def _worked_out(m: re.Match, text: str) -> tuple[str, str] | None:
     return text[:m.start()] + said + m.group("after") + text[m.end():], f"“{expression}” read as {said}"
 
 
+_PIECES_AFTER = re.compile(r"^\s*(?:[\w-]+\s+)?(?:results|chunks|passages|docs|documents|examples|shots|turns|messages|"
+                           r"msgs|exchanges|replies|files|pages|calls)\b", re.I)
 _COUNTED_AFTER = re.compile(r"^\s*(?:seqs|sequences|users|requests|chats|streams|sessions|conversations)\b", re.I)
 _BATCH_SAID = re.compile(r"\bbatch\b|\bbs\s*\d|\d+\s+(?:concurrent\s+)?(?:users|seqs|sequences|requests|chats|streams)\b", re.I)
 _TRAINING = re.compile(r"\b(?:gbs|global batch|per step|steps?|train\w*|mfu|6nd)\b", re.I)

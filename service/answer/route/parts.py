@@ -164,7 +164,10 @@ _PROMPT_WORDS = (r"prompt_eval_count|(?:random[-_])?input[-_]len|prompt_tokens|i
                  r"(?:user\s+)?question|retrieved\s+(?:context|chunks|passages)|rag\s+context|context|"
                  r"instructions?(?:\s+block)?|query|few-shot\s+examples|examples|"
                  # "800 sys + 6,000 doc + 200 q", "kb article 5,000", "2,500 of tool specs + 3,500 of scratchpad"
-                 r"sys(?:tem)?|(?<!single )(?<!one )(?<!per )(?<!each )user(?:\s+(?:msg|message|turn|input))?|q|(?:kb\s+)?article|tool\s+specs?|scratchpad")
+                 r"sys(?:tem)?|(?<!single )(?<!one )(?<!per )(?<!each )user(?:\s+(?:msg|message|turn|input|q))?|q|"
+                 # "hist 4,500 + my msg 300", "convo so far 2,600 + latest msg 150", "few-shot 3 x 800"
+                 r"hist|(?:my\s+|latest\s+|last\s+|next\s+)?(?:msg|message|mesage)|convo(?:\s+so\s+far)?|"
+                 r"conversation\s+so\s+far|few-shot|tool\s+results?|(?:pasted\s+)?transcript|(?:kb\s+)?article|tool\s+specs?|scratchpad")
 _OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|output_tokens|completion_tokens|max_new_tokens|tokens\s+out|"
                  r"output\s+seq(?:uence)?\s+len(?:gth)?|outputs?|osl|out|completions?|generated|generation|generates|"
                  r"reply|replies|answers?|final\s+answer|middle|"
@@ -174,10 +177,14 @@ _OUTPUT_WORDS = (r"eval_count|(?:random[-_])?output[-_]len|output_tokens|complet
 # "45 msgs averaging 250 tokens", "40 messages so far (user and bot combined) at ~300 tokens each", "3 examples x 700"
 _PIECES_OF = re.compile(r"(?<![\w.,])(?:top\s+)?(?P<count>\d+)\s+(?:earlier\s+|previous\s+|past\s+|prior\s+)?"
                         r"(?:few-shot\s+|user\s+|bot\s+|assistant\s+|model\s+|retrieved\s+)?"
-                        r"(?:examples|shots|documents|docs|pdfs|chunks|turns|messages|msgs|passages|(?P<out>replies|answers|"
-                        r"responses))(?:\s+so\s+far)?(?:\s*\([^()]{0,40}\))?\s+(?:at|of|x|×|averaging|each\s+of)\s+"
+                        r"(?:examples|shots|documents|docs|pdfs|chunks|turns|messages|msgs|passages|exchanges|tool\s+results|"
+                        r"(?P<out>replies|answers|responses))(?:\s+so\s+far)?(?:\s*\([^()]{0,40}\))?\s*"
+                        r"(?:at|of|x|×|@|averaging|avg|each\s+of)\s+"
                         r"(?:about\s+|around\s+|roughly\s+)?(?P<size>\d+(?:,\d{3})*)(?:\s*(?P<k>[kK]))?(?:[\s-]*tokens?)?"
                         r"(?:\s+each)?", re.I)
+# "few-shot 3 x 800", "chunks 6 × 512": the pieces named first, then how many of what size
+_NOUN_COUNT_SIZE = re.compile(r"\b(?:few-shot(?:\s+examples)?|examples|chunks|passages|docs|documents|tool\s+results)\s+"
+                              r"(?P<count>\d+)\s*[x×*]\s*(?P<size>\d+(?:,\d{3})*)(?:\s*(?P<k>[kK]))?(?:[\s-]*tokens?)?", re.I)
 # "the model answers in 100 tokens", "replies with about 300 tokens": the output, said by its verb
 _ANSWERS_IN = re.compile(r"\b(?:(?:the\s+)?model\s+|it\s+|they\s+)?(?:answers?|replies|responds|writes|generates)\s+(?:(?:in|with)\s+(?:about\s+|up\s+to\s+|~)?"
                          r"(?P<size>\d+(?:,\d{3})*)\s*(?P<k>[kK])?[\s-]*tokens?\b|an?\s+(?P<size2>\d+(?:,\d{3})*)\s*(?P<k2>[kK])?"
@@ -200,7 +207,7 @@ def _words(n: int) -> str:
 _PART = re.compile(
     rf"(?<![\w.,]){_figure(1)}(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?{_words(1)}\b(?:\s+tokens?\b)?"
     rf"|\b(?!(?:in|out)\s+\d){_words(2)}(?:\s+tokens?)?(?:\s*[:=]\s*|\s+(?:is|are|of|will\s+be|wil\s+be)\s+(?:capped\s+at\s+|up\s+to\s+|about\s+|~)?|"
-    rf"\s+(?:capped|limited)\s+at\s+|\s+up\s+to\s+|\s+)"
+    rf"\s+(?:capped|limited)\s+at\s+|\s+up\s+to\s+|\s+(?:around|about|roughly)\s+|\s+)"
     rf"{_figure(2)}(?![\w]|\.\d|,\d|\s*(?:tok(?:ens)?/s|ms|s\b|%|users|requests|seqs|sequences|gpus|x\b))"
     # (not a figure its own label follows: "few-shot prompt: 2100 prompt tokens" is the 2100 of the prompt)
     rf"(?!(?:[\s-]*tokens?)?[\s-]+(?:of\s+)?(?:{_PROMPT_WORDS}|{_OUTPUT_WORDS})[\s-]+tokens?\b|"
@@ -240,8 +247,11 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
     prefill is asked about), and a note of the sum."""
     typed = question
     question = _as_pieces_typed(question)
-    question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} {'output' if m.group('out') else 'prompt'} "
-                                        "tokens", question)
+    # ("18 bot replies avg 220 tok" earlier in a chat are its history: a prompt's part, like one reply of one)
+    question = _PIECES_OF.sub(lambda m: f"{int(m.group('count')) * _size(m)} "
+                                        f"{'output' if m.group('out') and int(m.group('count')) == 1 else 'prompt'} tokens",
+                              question)
+    question = _NOUN_COUNT_SIZE.sub(lambda m: f"{int(m.group('count')) * _size(m)} prompt tokens", question)
     question = _ANSWERS_IN.sub(lambda m: f"{_answer_size(m)} output tokens", question)
     if len(_SAID_BY_VERB.findall(question)) >= 2:
         question = _SAID_BY_VERB.sub(lambda m: f"{_size(m)} {_verb_part(m)} tokens", question)
