@@ -143,3 +143,9 @@ def test_parts_typed_the_everyday_way_are_added(question, calculator, expected):
 ])
 def test_parts_in_chat_shorthand_are_added(question, calculator, expected):
     assert_routed(question, calculator, expected)
+
+
+def test_a_rate_beside_parts_stays_a_rate():
+    from service.answer.route.parts import as_context_summed
+    text, notes = as_context_summed("llama 3.1 8b, sys 1,200 + hist 4,500 + my msg 300, we need 40 tok/s per user")
+    assert "40 tok/s" in text and notes == ["context 1,200 + 4,500 + 300 = 6,000 tokens (the prompt's parts)"]

@@ -278,7 +278,7 @@ def as_context_summed(question: str) -> tuple[str, list[str]]:
 
 # "~1,200 tok system prompt", "user question ~150": the figure without its tilde, "tok" as "tokens"
 _TILDE = re.compile(r"~\s*(?=\d)")
-_TOK = re.compile(r"(?<=\d)(\s*)toks?\b", re.I)
+_TOK = re.compile(r"(?<=\d)(\s*)toks?\b(?!/)", re.I)  # (not a rate: "40 tok/s")
 # "500 tokens into a 1,000 token reply": so far, the reply holds its first 500
 _INTO_A_REPLY = re.compile(r"\b(?:(?:it'?s|it\s+is|we'?re|we\s+are)\s+)?(?:now\s+)?(?P<n>\d+(?:,\d{3})*)\s+tokens?\s+into\s+(?:a|the|its)\s+\d+(?:,\d{3})*[\s-]*tokens?\s+"
                            r"(?P<part>reply|answer|output|response|summary)\b", re.I)
