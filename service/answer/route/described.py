@@ -157,10 +157,10 @@ _MI250X = re.compile(r"\bmi250x\b(?![\s-]*(?:gcd|die|packages?|oams?|cards?))", 
 
 def _as_one_die(question: str, notes: list[str]) -> str:
     """An MI250X the reader runs on one die of ("Mixtral 8x7B fp16 on one GCD"): the MI250X GCD."""
-    if not _ONE_DIE.search(question) or not _MI250X.search(question):
+    die = _ONE_DIE.search(question)
+    if not die or not _MI250X.search(question):
         return question
-    notes.append(f"“{_ONE_DIE.search(question).group(0)}” of the MI250X read as MI250X GCD (half a package: 64 GB, "
-                 "1.6 TB/s)")
+    notes.append(f"“{die.group(0)}” of the MI250X read as MI250X GCD (half a package: 64 GB, 1.6 TB/s)")
     return _MI250X.sub("MI250X GCD", question)
 
 

@@ -520,7 +520,8 @@ _ASKS_THE_CACHE = re.compile(r"\b(?:total|whole|entire)\s+(?:kv\s+)?cache(?:\s+s
                              # "whats the kv total once …", "what does the kv cache add up to for all 64"
                              # (not "weights + kv total?", "kv total mem footprint", "fp16 kv\ntotal vram")
                              r"(?<!\+)(?<!\+ )(?<!plus )\bkv(?:[ \t]+cache)?[ \t]+total\b"
-                             r"(?![ \t]*(?:and|plus|\+|mem\w*|footprint|vram|wts|weights)\b)|\bwhat\s+(?:does|do|will|would)\s+the\s+kv(?:\s+cache)?\s+add\s+up\s+to\b|"
+                             r"(?![ \t]*(?:and|plus|\+|mem\w*|footprint|vram|wts|weights)\b)|"
+                             r"\bwhat\s+(?:does|do|will|would)\s+the\s+kv(?:\s+cache)?\s+add\s+up\s+to\b|"
                              r"\bsize of the cache\b|\bmemory does the (?:kv\s+)?cache (?:need|take|use)\b|"
                              # the ask that ends the message: "— total kv?", "more than 250 GB of cache?"
                              r"\btotal kv\s*\?\s*$|\b(?:more|less|over|under) (?:than )?[\d.]+\s*[GT]i?B of (?:kv )?cache\s*\?", re.I)
@@ -927,11 +928,11 @@ def _decode(out: _Inputs, _: bool) -> None:
     for k in ("precision", "kv_precision", "gpu", "batch"):
         out.set(k, v.get(k))
     out.set("gpus", v.get("tp") or _replica_gpus(out) or _gpus(out))
-    said = [t for t in out.s.token_counts if 1 <= t.value < 1e9]
-    if _NO_KV_READS.search(out.r.question) and said and not out.r.has("past_window"):
+    lengths = [t for t in out.s.token_counts if 1 <= t.value < 1e9]
+    if _NO_KV_READS.search(out.r.question) and lengths and not out.r.has("past_window"):
         # ("--max-model-len 8192 … batch 1, no kv reads": the window a launcher sets, not read in the step)
         out.set("context", 0)
-        out.note(f"context 0: KV-cache reads left out, as asked (the {said[0].text} context is not read)")
+        out.note(f"context 0: KV-cache reads left out, as asked (the {lengths[0].text} context is not read)")
     else:
         _context(out, loose_ok=out.r.has("context", "kv") or bool(_BATCH_AT.search(out.r.question)))
     out.set("efficiency", v.get("efficiency") or v.get("percent") or _measured_efficiency(out))

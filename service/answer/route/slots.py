@@ -147,7 +147,7 @@ def is_kv_precision(r: Reading, t: Tag) -> bool:
     before = r.words[max(t.start - 2, 0):t.start]
     return (after in ("kv", "cache") or any(0 <= t.start - c.end <= 3 for c in kv_cues)
             or any(c.start == t.end for c in kv_cues)
-            or before in (["cached", "in"], ["cached", "as"], ["stored", "as"]) and "cached" in r.words)  # "32k cached in fp8"
+            or before in (["cached", "in"], ["cached", "as"], ["stored", "as"]))  # "32k already cached in fp8"
 
 
 def _precisions(r: Reading, s: Slots) -> None:
