@@ -149,3 +149,20 @@ def test_a_rate_beside_parts_stays_a_rate():
     from service.answer.route.parts import as_context_summed
     text, notes = as_context_summed("llama 3.1 8b, sys 1,200 + hist 4,500 + my msg 300, we need 40 tok/s per user")
     assert "40 tok/s" in text and notes == ["context 1,200 + 4,500 + 300 = 6,000 tokens (the prompt's parts)"]
+
+
+# batch 208 (dev): a fine-tuning set counted in samples, each made of parts, over epochs — samples × parts × epochs
+@pytest.mark.parametrize("question, tokens", [
+    ("sft on llama 3.1 8b: 250,000 samples, each prompt ~900 + response ~350 tok, 2 epochs. prompt tokens still go "
+     "through fwd+bwd, so count them. 16 h100, bf16, 40% mfu, wall clock?", 625_000_000),
+    ("gpt-oss-20b sft on 400,000 tool-use dialogues x 2 epochs, each sys 1,000 + tool results 1,200 + reply 300 tokens "
+     "(all counted). 32 b200 at 35% mfu bf16, how long?", 2_000_000_000),
+])
+def test_samples_of_parts_over_epochs_are_the_runs_tokens(question, tokens):
+    assert_routed(question, "training", {"tokens": tokens})
+
+
+def test_a_card_name_before_a_count_of_chats_is_no_sample_count():
+    assert_routed("gpt oss 20b as shipped (mxfp4) on one rtx pro 6000, 16 chats each system 1k + user 3k + reply 4k, "
+                  "fp8 kv — memory-bound time per step once the replies are complete", "decode",
+                  {"gpu": "rtx-pro-6000", "batch": 16, "context": 8192})

@@ -52,11 +52,21 @@ _DOCUMENTS = re.compile(rf"(?<![\w.,]){_NUM}\s*(?P<word>million|billion|thousand
                         r"samples|files|papers|articles|web\s+pages|pages|conversations|dialogues|transcripts|sequences)\s+"
                         rf"(?:of|at|with)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?{_NUM}[- ]?tokens?(?:\s+each)?", re.I)
 _WORD_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+# each said after the count: "250,000 samples, each context 1250 tokens" (a sample's parts summed: parts.py),
+# "400,000 tool-use dialogues, each 2,500 tokens"
+_DOCUMENTS_EACH = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)()\s*(?P<word>million|billion|thousand)?\s+"
+                             r"(?:[a-z][\w-]*\s+)?(?:documents|docs|"
+                             r"examples|samples|conversations|dialogues|chats|transcripts|sequences)(?:\s*\([^()]{0,20}\))?"
+                             r"(?:\s*(?:x|×)\s*(?P<epochs>\d+)\s+epochs?)?,?\s+"  # ("400,000 dialogues x 2 epochs, each …")
+                             rf"each\s+(?:context\s+|a\s+|sample\s+)?{_NUM}[- ]?tokens?", re.I)
+# the epochs after the tokens of one: "312500000 tokens, 2 epochs", "… tokens x 3 epochs"
+_TOKENS_THEN_EPOCHS = re.compile(rf"(?<![\w.,])(\d+) tokens,?\s+(?:(?:x|×|\*|for)\s*)?{_NUM}\s+epochs?\b", re.I)
 
 
-def _documents(m: re.Match) -> str:
+def _documents(m: re.Match, epochs: float = 1.0) -> str:
     count = _value(*m.group(1, 2)) * _WORD_SCALE.get((m.group("word") or "").lower(), 1.0)
-    return _tokens(count * _value(*m.group(4, 5))) if count >= 1000 else m.group(0)
+    size = m.group(m.re.groups - 1, m.re.groups)  # (a document's size is the pattern's last figure)
+    return _tokens(count * _value(*size) * epochs) if count >= 1000 else m.group(0)
 
 
 def _data_parallel(m: re.Match) -> str:
@@ -116,6 +126,8 @@ def with_run_tokens(text: str) -> str:
     text = _GBS_MBS_GA.sub(_data_parallel, text)
     text = _GBS_SEQLEN_STEPS.sub(_three_factors(seq=1), text)
     text = _DOCUMENTS.sub(_documents, text)
+    text = _DOCUMENTS_EACH.sub(lambda m: _documents(m, epochs=float(m.group("epochs") or 1)), text)
+    text = _TOKENS_THEN_EPOCHS.sub(lambda m: _tokens(float(m.group(1)) * _value(*m.group(2, 3))), text)
     text = _EPOCHS.sub(_two_factors, text)
     text = _BATCH_TOKENS.sub(_two_factors, text)
     text = _BATCH_SEQS.sub(_three_factors(seq=1), text)
