@@ -80,16 +80,8 @@ from routing import assert_routed
     # the parts said by their verbs, "tokens" said once: 1,200 had been read as the batch
     ("deepseek r1 fp8 across 8x b300, tp8: the user sends 800 tokens, the model thinks for 15,000 and answers in "
      "1,200. batch 8, fp8 kv — per-user tok/s when the answer is finished", "decode", {"context": 17_000, "batch": 8}),
-])
-def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
-    routed = assert_routed(question, calculator, expected)
-    if "3B params" not in question:
-        assert any(w in note for note in routed.assumed for w in ("=", "prompt only", " + "))  # the sum is said
-
-
-# batch 205 (dev): parts typed the everyday way — "tok", "~", "top 10 chunks at 800 each", "45 msgs averaging 250",
-# a slipped label ("histroy", "qeustion"), "N tokens into a M token reply", and when the cache is asked
-@pytest.mark.parametrize("question, calculator, expected", [
+    # batch 205 (dev): parts typed the everyday way — "tok", "~", "top 10 chunks at 800 each", "45 msgs averaging 250",
+    # a slipped label ("histroy", "qeustion"), "N tokens into a M token reply", and when the cache is asked
     ("rag setup on llama 3.1 8b: ~1,200 tok system prompt, top 10 chunks at 800 each, user question ~150. kv for one "
      "request right before it starts answering, bf16?", "kv_cache", {"context": 9350, "batch": 1}),
     ("qwen 2.5 72b, one long chat: 800 token system prompt, then 40 messages so far (user and bot combined) at ~300 "
@@ -109,23 +101,9 @@ def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
      "there", "kv_cache", {"context": 8192, "batch": 16}),
     ("llama 3.1 8b bf16 on an h100 pcie, batch 24, each request is 700 sys + 300 user + 1,000 reply, bf16 kv. per usr "
      "tok/s at the end?", "decode", {"context": 2000, "batch": 24, "primary": "tokens_per_s_per_sequence"}),
-    # the cache asked as "the kv total" or "what does the kv cache add up to", with a GPU and a load test named
-    ("load test from friday: llama 3 8b, 64 concurent users each at 8k, fp16 cache, p50 340 ms on 4 l40s. what does "
-     "the kv cache add up to for all 64?", "kv_cache", {"batch": 64, "context": 8192}),
-    # … but "weights + kv total" is the sum, and "<gpu> count for …" asks a count
-    ("lol ok\nqwen2.5 7b instruct\nint4 weights\nfp8 kv cache\n128k context\njust one user\nweights + kv total?",
-     "memory", {"context": 131_072, "kv_precision": "fp8"}),
-    ("h200 count for llama 3.1 70b bf16 serving 64 sessions of 16k tokens each, and whats the kv total", "memory",
-     {"primary": "min_gpus"}),
-])
-def test_parts_typed_the_everyday_way_are_added(question, calculator, expected):
-    assert_routed(question, calculator, expected)
-
-
-# batch 208 (dev): parts in chat shorthand — "sys 1,200 + hist 4,500 + my msg 300", "user q around 120", "8 passages
-# @ 400", "few-shot 3 x 800", "18 bot replies avg 220 tok" (earlier replies are the prompt's history), and
-# "sys 1,400 + 4 tool results of ~900" (no "1,400 + 4" summed first)
-@pytest.mark.parametrize("question, calculator, expected", [
+    # batch 208 (dev): parts in chat shorthand — "sys 1,200 + hist 4,500 + my msg 300", "user q around 120", "8 passages
+    # @ 400", "few-shot 3 x 800", "18 bot replies avg 220 tok" (earlier replies are the prompt's history), and
+    # "sys 1,400 + 4 tool results of ~900" (no "1,400 + 4" summed first)
     ("bulding a rag bot on llama 3.1 8b. sys prompt ~900 tok, top 8 passages of ~600 tok each, user q around 120. bf16 "
      "kv for one request before the model writes anything?", "kv_cache", {"context": 5820}),
     ("llama 3.1 8b bf16 on my 24gb 4090. one chat: sys 1,200 + hist 4,500 + my msg 300, reply ~800. fp16 kv, how much "
@@ -141,8 +119,11 @@ def test_parts_typed_the_everyday_way_are_added(question, calculator, expected):
     ("mistral 7b summarizer: instructions 150 + pasted transcript 2,900 + a 400 tok summary out. fp16 kv, 24 running at "
      "once, measured when the summaries are finshed", "kv_cache", {"context": 3450, "batch": 24}),
 ])
-def test_parts_in_chat_shorthand_are_added(question, calculator, expected):
-    assert_routed(question, calculator, expected)
+def test_a_figure_given_in_parts_is_their_sum(question, calculator, expected):
+    routed = assert_routed(question, calculator, expected)
+    if "3B params" not in question:
+        assert any(w in note for note in routed.assumed for w in ("=", "prompt only", " + "))  # the sum is said
+
 
 
 def test_a_rate_beside_parts_stays_a_rate():
@@ -166,3 +147,14 @@ def test_a_card_name_before_a_count_of_chats_is_no_sample_count():
     assert_routed("gpt oss 20b as shipped (mxfp4) on one rtx pro 6000, 16 chats each system 1k + user 3k + reply 4k, "
                   "fp8 kv — memory-bound time per step once the replies are complete", "decode",
                   {"gpu": "rtx-pro-6000", "batch": 16, "context": 8192})
+
+
+# batch 205 (dev): the cache asked as "the kv total" or "what does the kv cache add up to", with a GPU and a load test
+# named; but "weights + kv total" is the sum, and "<gpu> count for …" asks a count
+def test_the_kv_total_asks_the_cache_unless_added_or_counted():
+    assert_routed("load test from friday: llama 3 8b, 64 concurent users each at 8k, fp16 cache, p50 340 ms on 4 l40s. "
+                  "what does the kv cache add up to for all 64?", "kv_cache", {"batch": 64, "context": 8192})
+    assert_routed("lol ok\nqwen2.5 7b instruct\nint4 weights\nfp8 kv cache\n128k context\njust one user\nweights + kv "
+                  "total?", "memory", {"context": 131_072, "kv_precision": "fp8"})
+    assert_routed("h200 count for llama 3.1 70b bf16 serving 64 sessions of 16k tokens each, and whats the kv total",
+                  "memory", {"primary": "min_gpus"})
