@@ -16,6 +16,7 @@ import re
 
 from rapidfuzz import fuzz
 
+from calculators.precision import BITS, normalize
 from calculators.registry import models
 
 from .described import traits_of
@@ -350,8 +351,8 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
             return holding[0]
         texts = [question[s:e].lower() for s, e in options]
         # a precision by its width ("with the 8-bit option" of "bf16 or fp8")
-        widths = {m.group(1) for w in words for m in [re.fullmatch(r"(4|8|16)-?bits?", w)] if m}
-        holding = [i for i in apart if widths and _words(texts[i]) & {p for b in widths for p in _BIT_WIDTHS[b]}]
+        widths = _widths({w for w in words if "bit" in w})
+        holding = [i for i in apart if widths and widths & _widths(_words(texts[i]))]
         if len(holding) == 1:
             return holding[0]
         holding = [i for i in apart if all(_holds(w, _words(texts[i])) for w in words)]
@@ -366,8 +367,10 @@ def _picked(question: str, options: list[tuple[int, int]]) -> int | None:
     return _named_in_the_ask(after, options, question)
 
 
-_BIT_WIDTHS = {"4": {"int4", "fp4", "nvfp4", "mxfp4", "awq", "gptq", "4-bit", "4bit"},
-               "8": {"fp8", "int8", "8-bit", "8bit", "w8a8"}, "16": {"bf16", "fp16", "16-bit", "16bit"}}
+def _widths(words: set[str]) -> set[int]:
+    """The bit widths of the precisions among the words, as the calculators' formats hold them ("fp8", "8-bit": 8;
+    "awq", "mxfp4": 4)."""
+    return {int(BITS[key]) for w in words if (key := normalize(w))}
 
 
 def _words(text: str) -> set[str]:

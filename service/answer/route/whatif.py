@@ -28,14 +28,15 @@ _PIVOT = re.compile(r"\b(?:what if|what about|if (?:we|i|you|they|it)|suppose (?
 _INSTEAD = re.compile(r"\binstead of\b", re.IGNORECASE)
 # a setup now and what it becomes later, asked about later: "8k today, the next release lifts it to 128k … at the new
 # cap", "on an a100 today and move to h20s next month … the new one", "current config: … proposed: … after the change"
+_AFTER_THE_CHANGE = r"\bafter\s+the\s+(?:upgrade|change|migration|move|switch|refresh)\b"
 _LATER = re.compile(r"\b(?:the\s+)?next\s+(?:month|quarter|year|week|release|version|gen(?:eration)?|sprint)\b|"
-                    r"\bafter\s+the\s+(?:upgrade|change|migration|move|switch|refresh)\b|\bproposed\s*:|"
+                    rf"{_AFTER_THE_CHANGE}|\bproposed\s*:|"
                     r"\b(?:move|moving|migrate|migrating|upgrade|upgrading)\s+to\b|\b(?:lifts?|raises?|bumps?)\s+it\s+to\b",
                     re.IGNORECASE)
 _NOW = re.compile(r"\b(?:today|now|currently|current(?:\s+config)?|at\s+the\s+moment|right\s+now|this\s+(?:month|quarter))\b",
                   re.IGNORECASE)
 _ASKS_LATER = re.compile(r"\bthe\s+new\s+(?:one|cap|limit|card|cards|gpu|gpus|chip|chips|part|setup|config|cluster|box|"
-                         r"boxes|layout|plan)\b|\bafter\s+the\s+(?:change|upgrade|move|switch|migration|refresh)\b|"
+                         rf"boxes|layout|plan)\b|{_AFTER_THE_CHANGE}|"
                          r"\bafterwards\b|\bthe\s+proposed\s+(?:one|config|setup|plan|layout)\b", re.IGNORECASE)
 _NAMES = {"MODEL": "model", "UNKNOWN_MODEL": "model", "GPU": "gpu", "UNKNOWN_GPU": "gpu", "PRECISION": "precision",
           "STAGE": "stage", "LINK": "link", "COLLECTIVE": "op"}
